@@ -1,0 +1,158 @@
+"""File tools, run as the tool user: the kernel checks every access, so SPEC §2 holds by itself.
+
+The work happens on threads whose filesystem uid/gid is the tool user's (setfsuid is per-thread),
+which costs no process per call.
+"""
+
+import asyncio
+import os
+import shutil
+import stat
+from concurrent.futures import ThreadPoolExecutor
+
+from users import TOOL, become_filesystem_user
+
+WORKSPACE = "/workspace"
+TOOL_TMPDIR = "/workspace/.tmp"
+
+_executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="tool-fs", initializer=become_filesystem_user, initargs=(TOOL,))
+
+
+class FileToolError(Exception):
+    """A failure the model should see as the tool's `{error}` result."""
+
+
+def resolve(path):
+    if not isinstance(path, str) or path == "":
+        raise FileToolError("path must be a non-empty string")
+    if "\0" in path:
+        raise FileToolError("path must not contain NUL")
+    return os.path.normpath(os.path.join(WORKSPACE, path))
+
+
+def describe(error, path):
+    reason = os.strerror(error.errno) if error.errno else str(error)
+    return f"{path}: {reason}"
+
+
+def read_file(path, max_bytes):
+    full = resolve(path)
+    try:
+        with open(full, "rb") as handle:
+            info = os.fstat(handle.fileno())
+            if stat.S_ISDIR(info.st_mode):
+                raise FileToolError(f"{full}: is a directory, not a file")
+            if not stat.S_ISREG(info.st_mode):
+                raise FileToolError(f"{full}: not a regular file")
+            data = handle.read(max_bytes + 1)
+    except IsADirectoryError:
+        raise FileToolError(f"{full}: is a directory, not a file")
+    except OSError as error:
+        raise FileToolError(describe(error, full))
+    if len(data) > max_bytes:
+        raise FileToolError(f"{full}: larger than the {max_bytes}-byte read limit")
+    return {"content": data.decode("utf-8", errors="replace")}
+
+
+def write_file(path, content):
+    full = resolve(path)
+    try:
+        parent = os.path.dirname(full)
+        os.makedirs(parent, exist_ok=True)
+        if os.path.isdir(full):
+            raise FileToolError(f"{full}: is a directory, not a file")
+        with open(full, "w", encoding="utf-8") as handle:
+            handle.write(content)
+    except FileToolError:
+        raise
+    except OSError as error:
+        raise FileToolError(describe(error, error.filename or full))
+    return {"ok": True}
+
+
+def entry_type(mode):
+    if stat.S_ISLNK(mode):
+        return "symlink"
+    if stat.S_ISDIR(mode):
+        return "directory"
+    if stat.S_ISREG(mode):
+        return "file"
+    return "other"
+
+
+def list_files(path):
+    full = resolve(path)
+    try:
+        names = sorted(os.listdir(full))
+    except NotADirectoryError:
+        raise FileToolError(f"{full}: not a directory")
+    except OSError as error:
+        raise FileToolError(describe(error, full))
+    entries = []
+    for name in names:
+        try:
+            info = os.lstat(os.path.join(full, name))
+        except OSError:
+            continue
+        entries.append({"name": name, "type": entry_type(info.st_mode), "size": info.st_size})
+    return {"entries": entries}
+
+
+def delete_file(path):
+    full = resolve(path)
+    try:
+        info = os.lstat(full)
+        if stat.S_ISDIR(info.st_mode):
+            raise FileToolError(f"{full}: is a directory, not a file")
+        os.unlink(full)
+    except FileToolError:
+        raise
+    except OSError as error:
+        raise FileToolError(describe(error, full))
+    return {"ok": True}
+
+
+def make_tool_tmpdir():
+    # Tool code may delete its TMPDIR; make it again before each call.
+    try:
+        os.mkdir(TOOL_TMPDIR, 0o700)
+    except FileExistsError:
+        pass
+    except OSError:
+        pass  # a file squatting on the name only hurts tool code itself
+
+
+def empty_directory(path):
+    """Removes everything inside `path` (root's own injection directory), keeping `path` itself."""
+    for name in os.listdir(path):
+        target = os.path.join(path, name)
+        if os.path.isdir(target) and not os.path.islink(target):
+            shutil.rmtree(target)
+        else:
+            os.unlink(target)
+
+
+async def ensure_tool_tmpdir():
+    await asyncio.get_running_loop().run_in_executor(_executor, make_tool_tmpdir)
+
+
+async def run(request):
+    tool = request["tool"]
+    args = request["args"]
+    loop = asyncio.get_running_loop()
+    try:
+        if tool == "read_file":
+            work = lambda: read_file(args["path"], request.get("max_read_bytes", 10 * 1024 * 1024))  # noqa: E731
+        elif tool == "write_file":
+            work = lambda: write_file(args["path"], args["content"])  # noqa: E731
+        elif tool == "list_files":
+            work = lambda: list_files(args["path"])  # noqa: E731
+        elif tool == "delete_file":
+            work = lambda: delete_file(args["path"])  # noqa: E731
+        else:
+            raise ValueError(f"unknown file tool {tool!r}")
+        return await loop.run_in_executor(_executor, work)
+    except FileToolError as error:
+        return {"error": str(error)}
+
+

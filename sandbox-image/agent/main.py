@@ -1,0 +1,179 @@
+"""The hookbox sandbox agent: the resident process inside every sandbox container.
+
+The controller talks to it over the container's attached stdio, one JSON object per line in each
+direction. Requests carry an `id`; answers echo it, so many requests can be in flight at once.
+It runs tool code and file tools as the tool user and hook handlers as the hook user, with output
+caps, timeouts that kill the whole process group, and clean-up of processes tool code left behind.
+
+Only the standard library: the image holds python3 and nothing else of Python's.
+"""
+
+import asyncio
+import json
+import os
+import sys
+import time
+
+# -I (isolated mode) leaves the script's own folder off sys.path; the agent's modules live there.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import files  # noqa: E402
+import processes  # noqa: E402
+from users import HOOK, TOOL, drop_supplementary_groups  # noqa: E402
+
+PROTOCOL_VERSION = 1
+MAX_REQUEST_BYTES = 64 * 1024 * 1024
+
+# Where the controller injects /.agents (a writable mount of the same volume that is read-only at
+# /.agents and /workspace/.agents); only root can reach it, because /opt/hookbox is 0700.
+AGENTS_WRITABLE_DIR = "/opt/hookbox/agents-rw"
+STATE_DIR = "/var/lib/hookbox/state"
+WORKSPACE = "/workspace"
+
+
+def log(message):
+    sys.stderr.write(f"[agent] {message}\n")
+    sys.stderr.flush()
+
+
+def send(message):
+    data = (json.dumps(message, separators=(",", ":")) + "\n").encode()
+    view = memoryview(data)
+    while view:
+        written = os.write(1, view)
+        view = view[written:]
+
+
+def tool_environment():
+    return {
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "HOME": WORKSPACE,
+        "TMPDIR": files.TOOL_TMPDIR,
+        "USER": "tool",
+        "LOGNAME": "tool",
+        "LANG": "C.UTF-8",
+        "PWD": WORKSPACE,
+    }
+
+
+def hook_environment(extra):
+    env = {
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "HOME": STATE_DIR,
+        "TMPDIR": STATE_DIR,
+        "USER": "hook",
+        "LOGNAME": "hook",
+        "LANG": "C.UTF-8",
+        "PWD": WORKSPACE,
+        # cwd is /workspace, which tool code writes: never import Python modules from it.
+        "PYTHONSAFEPATH": "1",
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+    env.update({str(k): str(v) for k, v in (extra or {}).items()})
+    return env
+
+
+LANGUAGES = {
+    "bash": ["/bin/bash", "-c"],
+    "sh": ["/bin/sh", "-c"],
+    "python": ["/usr/bin/python3", "-c"],
+}
+
+
+async def run_code(request):
+    argv = LANGUAGES[request["language"]] + [request["code"]]
+    await files.ensure_tool_tmpdir()
+    result = await processes.run(
+        argv,
+        user=TOOL,
+        cwd=WORKSPACE,
+        env=tool_environment(),
+        stdin_data=None,
+        timeout_ms=request["timeout_ms"],
+        output_cap_bytes=request["output_cap_bytes"],
+    )
+    if not request.get("background_processes", False):
+        await processes.kill_user_processes(TOOL)
+    return {
+        "exit_code": result.exit_code,
+        "stdout": result.stdout,
+        "stderr": result.stderr,
+        "timed_out": result.timed_out,
+        "truncated": result.truncated,
+        "duration_ms": result.duration_ms,
+    }
+
+
+async def run_hook(request):
+    result = await processes.run(
+        ["/bin/sh", "-c", request["command"]],
+        user=HOOK,
+        cwd=WORKSPACE,
+        env=hook_environment(request.get("env")),
+        stdin_data=request.get("stdin", "").encode(),
+        timeout_ms=request["timeout_ms"],
+        output_cap_bytes=request["output_cap_bytes"],
+    )
+    return {
+        "exit_code": result.exit_code,
+        "signal": result.signal,
+        "stdout": result.stdout,
+        "stderr": result.stderr,
+        "timed_out": result.timed_out,
+        "truncated": result.truncated,
+        "duration_ms": result.duration_ms,
+    }
+
+
+async def handle(request):
+    op = request.get("op")
+    if op == "ping":
+        return {"protocol": PROTOCOL_VERSION, "pid": os.getpid(), "time": time.time()}
+    if op == "run_code":
+        return await run_code(request)
+    if op == "run_hook":
+        return await run_hook(request)
+    if op == "file":
+        return await files.run(request)
+    if op == "reset_agents":
+        await asyncio.get_running_loop().run_in_executor(None, files.empty_directory, AGENTS_WRITABLE_DIR)
+        return {"ok": True}
+    if op == "kill_tool_processes":
+        return {"killed": await processes.kill_user_processes(TOOL)}
+    raise ValueError(f"unknown op {op!r}")
+
+
+async def serve_one(line):
+    request_id = None
+    try:
+        request = json.loads(line)
+        request_id = request.get("id")
+        result = await handle(request)
+        send({"id": request_id, "ok": True, "result": result})
+    except Exception as error:  # an agent that dies on one bad request would take the environment down
+        log(f"request {request_id} failed: {error!r}")
+        send({"id": request_id, "ok": False, "error": f"{type(error).__name__}: {error}"})
+
+
+async def main():
+    drop_supplementary_groups()
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=MAX_REQUEST_BYTES)
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    log(f"ready (pid {os.getpid()}, protocol {PROTOCOL_VERSION})")
+    pending = set()
+    while True:
+        line = await reader.readline()
+        if not line:
+            break
+        # A controller that died mid-write leaves half a line; the next controller starts with "\n".
+        if not line.strip():
+            continue
+        task = asyncio.ensure_future(serve_one(line))
+        pending.add(task)
+        task.add_done_callback(pending.discard)
+    log("stdin closed; exiting")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,169 @@
+"""Running commands as an unprivileged user: output caps, timeouts that kill the process group, and
+the sweep that kills whatever a call left behind."""
+
+import asyncio
+import os
+import signal
+import time
+from dataclasses import dataclass
+
+READ_CHUNK_BYTES = 65536
+# After the main process exits, a background child may still hold its stdout; wait this long for
+# the pipes to close before killing the group (without it a call would hang on such children).
+PIPE_GRACE_SECONDS = 0.05
+
+
+@dataclass
+class RunResult:
+    exit_code: int
+    signal: int | None
+    stdout: str
+    stderr: str
+    timed_out: bool
+    truncated: bool
+    duration_ms: float
+
+
+class CappedBuffer:
+    def __init__(self, cap_bytes):
+        self.cap_bytes = cap_bytes
+        self.parts = []
+        self.size = 0
+        self.truncated = False
+
+    def add(self, chunk):
+        room = self.cap_bytes - self.size
+        if len(chunk) > room:
+            self.truncated = True
+            chunk = chunk[: max(room, 0)]
+        if chunk:
+            self.parts.append(chunk)
+            self.size += len(chunk)
+
+    def text(self):
+        return b"".join(self.parts).decode("utf-8", errors="replace")
+
+
+async def drain(stream, buffer):
+    while True:
+        chunk = await stream.read(READ_CHUNK_BYTES)
+        if not chunk:
+            return
+        buffer.add(chunk)
+
+
+def kill_group(pid):
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+async def run(argv, *, user, cwd, env, stdin_data, timeout_ms, output_cap_bytes):
+    started = time.monotonic()
+    process = await asyncio.create_subprocess_exec(
+        *argv,
+        stdin=asyncio.subprocess.PIPE if stdin_data is not None else asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        cwd=cwd,
+        env=env,
+        user=user.uid,
+        group=user.gid,
+        extra_groups=[],
+        # Its own session and process group, so a timeout can kill the whole tree at once.
+        start_new_session=True,
+        umask=0o022,
+    )
+    stdout = CappedBuffer(output_cap_bytes)
+    stderr = CappedBuffer(output_cap_bytes)
+    readers = asyncio.gather(drain(process.stdout, stdout), drain(process.stderr, stderr))
+
+    async def feed():
+        if stdin_data is None:
+            return
+        try:
+            process.stdin.write(stdin_data)
+            await process.stdin.drain()
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # a handler that does not read its stdin is allowed
+        finally:
+            try:
+                process.stdin.close()
+            except Exception:
+                pass
+
+    feeder = asyncio.ensure_future(feed())
+    timed_out = False
+    try:
+        await asyncio.wait_for(process.wait(), timeout_ms / 1000)
+    except asyncio.TimeoutError:
+        timed_out = True
+        kill_group(process.pid)
+        await process.wait()
+    try:
+        await asyncio.wait_for(asyncio.shield(readers), PIPE_GRACE_SECONDS)
+    except asyncio.TimeoutError:
+        kill_group(process.pid)
+        try:
+            await asyncio.wait_for(asyncio.shield(readers), 1)
+        except asyncio.TimeoutError:
+            # Something outside the group (setsid) holds the pipe: stop reading, keep what we have.
+            readers.cancel()
+    feeder.cancel()
+    code = process.returncode
+    signal_number = -code if code < 0 else None
+    return RunResult(
+        exit_code=128 + signal_number if signal_number else code,
+        signal=signal_number,
+        stdout=stdout.text(),
+        stderr=stderr.text(),
+        timed_out=timed_out,
+        truncated=stdout.truncated or stderr.truncated,
+        duration_ms=round((time.monotonic() - started) * 1000, 3),
+    )
+
+
+def live_processes_of(user):
+    """PIDs of the user's processes that are not zombies (a zombie is dead, only unreaped)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            if os.stat(f"/proc/{entry}").st_uid != user.uid:
+                continue
+            with open(f"/proc/{entry}/stat", "rb") as stat:
+                state = stat.read().rsplit(b")", 1)[1].split()[0]
+        except (FileNotFoundError, ProcessLookupError, IndexError):
+            continue
+        if state not in (b"Z", b"X"):
+            found.append(int(entry))
+    return found
+
+
+def _kill_all_as(user):
+    # kill(-1) from a process running as `user` reaches exactly the processes that user may signal:
+    # its own. One system call, so a forking tree cannot outrun a pid-by-pid loop.
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.setgid(user.gid)
+            os.setuid(user.uid)
+            os.kill(-1, signal.SIGKILL)
+        finally:
+            os._exit(0)
+    os.waitpid(pid, 0)
+
+
+async def kill_user_processes(user, attempts=50):
+    """Kills every process of `user`; returns how many were alive at first."""
+    first = live_processes_of(user)
+    if not first:
+        return 0
+    for _ in range(attempts):
+        _kill_all_as(user)
+        await asyncio.sleep(0.005)
+        if not live_processes_of(user):
+            break
+    return len(first)

@@ -1,0 +1,39 @@
+"""The two unprivileged users of the sandbox (SPEC §2) and the credential switches the agent makes."""
+
+import ctypes
+import os
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class User:
+    name: str
+    uid: int
+    gid: int
+
+
+TOOL = User("tool", 1000, 1000)
+HOOK = User("hook", 1001, 1001)
+
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def drop_supplementary_groups():
+    # root's supplementary groups (gid 0) would otherwise follow the fsuid threads into files.
+    os.setgroups([])
+
+
+def become_filesystem_user(user):
+    """Switches the calling thread's filesystem uid/gid, so the kernel checks its file access as `user`.
+
+    setfsuid and setfsgid are per-thread (glibc does not broadcast them to other threads), which is
+    what lets the agent run file tools as the tool user without a process per call.
+    """
+    _libc.setfsgid(user.gid)
+    _libc.setfsuid(user.uid)
+    with open("/proc/thread-self/status") as status:
+        fields = dict(line.split(":", 1) for line in status if ":" in line)
+    uids = fields["Uid"].split()
+    gids = fields["Gid"].split()
+    if int(uids[3]) != user.uid or int(gids[3]) != user.gid:
+        raise RuntimeError(f"could not switch the filesystem user to {user.name}")

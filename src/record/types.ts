@@ -1,0 +1,24 @@
+/** How one hook run ended (SPEC §8). `ok` is for post hooks, which cannot decide anything. */
+export type HookOutcome = 'allow' | 'deny' | 'error' | 'timeout' | 'unrecognized' | 'skipped' | 'ok';
+
+export type HookEvent = 'pre_tool_execution' | 'post_tool_execution';
+
+/** Where a hook ran: inside the sandbox (hooks.json) or in the controller (operator hooks, policies). */
+export type HookSource = 'sandbox' | 'controller';
+
+/** One recorded hook run. */
+export interface HookRecord {
+  source: HookSource;
+  environment_id: string;
+  call_id: string;
+  group: string;
+  event: HookEvent;
+  /** `command`, `http`, or for controller hooks `policy` / `hook`. */
+  type: string;
+  /** The command line, URL or hook name that ran. */
+  handler: string;
+  outcome: HookOutcome;
+  reason: string | null;
+  exit_code: number | null;
+  duration_ms: number;
+}

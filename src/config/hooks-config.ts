@@ -1,0 +1,182 @@
+import { z } from 'zod';
+import { UserError } from '../errors/index.js';
+import { compileMatcher, type ToolMatcher } from '../hooks/matcher.js';
+import { describeIssues, formatPath } from './zod-issues.js';
+
+/** What a handler's failure means: `allow` (compatible default) or `deny` (fail closed). */
+export type OnError = 'allow' | 'deny';
+
+export interface CommandHandler {
+  type: 'command';
+  /** Run with `/bin/sh -c` inside the sandbox, as the hook user, cwd `/workspace`. */
+  command: string;
+  timeoutSeconds: number;
+  onError: OnError;
+}
+
+export interface HttpHandler {
+  type: 'http';
+  url: string;
+  headers: Record<string, string>;
+  timeoutSeconds: number;
+  onError: OnError;
+}
+
+export type HookHandler = CommandHandler | HttpHandler;
+
+export interface HookRule {
+  matcher: ToolMatcher;
+  handlers: HookHandler[];
+  /** JSON path of the rule in hooks.json, for messages. */
+  path: string;
+}
+
+export interface HookGroup {
+  name: string;
+  enabled: boolean;
+  pre_tool_execution: HookRule[];
+  post_tool_execution: HookRule[];
+}
+
+/** A validated hooks.json: its groups in file order. */
+export interface HooksConfig {
+  groups: HookGroup[];
+}
+
+/** The default handler timeout, in seconds (SPEC §4). */
+export const DEFAULT_HOOK_TIMEOUT_SECONDS = 30;
+export const MAX_HOOK_TIMEOUT_SECONDS = 600;
+
+const timeoutSchema = z
+  .number({ error: 'timeout must be a number of seconds' })
+  .int({ error: `timeout must be a whole number of seconds from 1 to ${MAX_HOOK_TIMEOUT_SECONDS}` })
+  .min(1, { error: `timeout must be a whole number of seconds from 1 to ${MAX_HOOK_TIMEOUT_SECONDS}` })
+  .max(MAX_HOOK_TIMEOUT_SECONDS, {
+    error: `timeout must be a whole number of seconds from 1 to ${MAX_HOOK_TIMEOUT_SECONDS}`,
+  })
+  .default(DEFAULT_HOOK_TIMEOUT_SECONDS);
+
+const onErrorSchema = z.enum(['allow', 'deny'], { error: 'on_error must be "allow" or "deny"' }).default('allow');
+
+const commandHandlerSchema = z.strictObject({
+  type: z.literal('command'),
+  command: z.string({ error: 'command must be a string' }).trim().min(1, { error: 'command must not be empty' }),
+  timeout: timeoutSchema,
+  on_error: onErrorSchema,
+});
+
+const httpHandlerSchema = z.strictObject({
+  type: z.literal('http'),
+  url: z
+    .string({ error: 'url must be a string' })
+    .refine((value) => URL.canParse(value) && new URL(value).protocol === 'https:', {
+      error: 'url must be an absolute https:// URL',
+    }),
+  headers: z.record(z.string(), z.string({ error: 'header values must be strings' })).default({}),
+  timeout: timeoutSchema,
+  on_error: onErrorSchema,
+});
+
+const handlerSchema = z.discriminatedUnion('type', [commandHandlerSchema, httpHandlerSchema], {
+  error: 'type must be "command" or "http"',
+});
+
+const ruleSchema = z.strictObject({
+  matcher: z.string({ error: 'matcher must be a string' }).optional(),
+  hooks: z.array(handlerSchema, { error: 'hooks must be an array of handlers' }),
+});
+
+const groupSchema = z.strictObject(
+  {
+    enabled: z.boolean({ error: 'enabled must be true or false' }).default(true),
+    pre_tool_execution: z.array(ruleSchema, { error: 'pre_tool_execution must be an array of rules' }).default([]),
+    post_tool_execution: z.array(ruleSchema, { error: 'post_tool_execution must be an array of rules' }).default([]),
+  },
+  { error: 'a group must be an object' },
+);
+
+const fileSchema = z.record(z.string(), groupSchema, { error: 'hooks.json must be a JSON object of groups' });
+
+const GROUP_KEYS = ['enabled', 'pre_tool_execution', 'post_tool_execution'];
+const RULE_KEYS = ['matcher', 'hooks'];
+const HANDLER_KEYS = ['type', 'command', 'url', 'headers', 'timeout', 'on_error'];
+
+function knownKeysAt(path: readonly PropertyKey[]): readonly string[] {
+  if (path.length === 1) return GROUP_KEYS;
+  if (path.length === 3) return RULE_KEYS;
+  if (path.length === 5) return HANDLER_KEYS;
+  return [];
+}
+
+/** Keys that begin with `_` (such as `_comment`) are comments at every level. */
+function withoutComments(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutComments);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([key]) => !key.startsWith('_'))
+        .map(([key, inner]) => [key, withoutComments(inner)]),
+    );
+  }
+  return value;
+}
+
+export interface HooksConfigProblem {
+  path: string;
+  message: string;
+}
+
+export type HooksConfigParse = { success: true; config: HooksConfig } | { success: false; problems: HooksConfigProblem[] };
+
+/** Non-throwing parse of hooks.json text: every problem with its JSON path. */
+export function safeParseHooksConfig(text: string): HooksConfigParse {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    return { success: false, problems: [{ path: '(file)', message: `not valid JSON: ${(error as Error).message}` }] };
+  }
+  const parsed = fileSchema.safeParse(withoutComments(raw));
+  if (!parsed.success) return { success: false, problems: describeIssues(parsed.error.issues, knownKeysAt) };
+
+  const problems: HooksConfigProblem[] = [];
+  const groups: HookGroup[] = Object.entries(parsed.data).map(([name, group]) => {
+    const rules = (event: 'pre_tool_execution' | 'post_tool_execution'): HookRule[] =>
+      group[event].map((rule, index) => {
+        const path = formatPath([name, event, index]);
+        const compiled = compileMatcher(rule.matcher);
+        if (!compiled.ok) problems.push({ path: `${path}.matcher`, message: compiled.message });
+        return {
+          path,
+          matcher: compiled.ok ? compiled.matcher : { source: rule.matcher, matches: () => false },
+          handlers: rule.hooks.map((handler): HookHandler =>
+            handler.type === 'command'
+              ? { type: 'command', command: handler.command, timeoutSeconds: handler.timeout, onError: handler.on_error }
+              : {
+                  type: 'http',
+                  url: handler.url,
+                  headers: handler.headers,
+                  timeoutSeconds: handler.timeout,
+                  onError: handler.on_error,
+                },
+          ),
+        };
+      });
+    return { name, enabled: group.enabled, pre_tool_execution: rules('pre_tool_execution'), post_tool_execution: rules('post_tool_execution') };
+  });
+  if (problems.length > 0) return { success: false, problems };
+  return { success: true, config: { groups } };
+}
+
+/** Throwing parse: a {@link UserError} `invalid_hooks_config` whose message lists each problem. */
+export function parseHooksConfig(text: string, fileName = '.agents/hooks.json'): HooksConfig {
+  const result = safeParseHooksConfig(text);
+  if (result.success) return result.config;
+  const lines = result.problems.map((problem) => `${problem.path}: ${problem.message}`);
+  throw new UserError('invalid_hooks_config', `${fileName} is invalid:\n  ${lines.join('\n  ')}`, {
+    details: { field: result.problems[0]!.path, file: fileName, problems: result.problems },
+  });
+}
+
+/** No hooks.json means no hooks. */
+export const EMPTY_HOOKS_CONFIG: HooksConfig = { groups: [] };

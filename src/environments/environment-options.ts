@@ -1,0 +1,40 @@
+import type { InlineSource } from '../config/sources.js';
+import type { SandboxOptions } from '../sandbox/sandbox-options.js';
+import type { VocabularyId } from '../tools/registry.js';
+
+/** How to make an environment. */
+export interface EnvironmentOptions {
+  /** Files to place: `.agents/…` (hooks.json and hook scripts) and `workspace/…` (SPEC §3). */
+  sources?: InlineSource[];
+  /**
+   * The tool vocabulary the environment speaks.
+   * @default '2026-05'
+   */
+  vocabulary?: VocabularyId;
+  /**
+   * Timeout of one tool call, in milliseconds; on expiry the whole process tree is killed.
+   * @default 60000
+   */
+  toolTimeoutMs?: number;
+  /**
+   * Cap on each of stdout and stderr of a tool call, in bytes; past it `truncated` is true.
+   * @default 1048576
+   */
+  outputCapBytes?: number;
+  /**
+   * Lets processes that tool code starts in the background outlive the call. Without it, every
+   * process of the tool user is killed when a call ends.
+   * @default false
+   */
+  backgroundProcesses?: boolean;
+  /** Container limits (memory, CPU, pids) and `writableTmp`. */
+  sandbox?: SandboxOptions;
+}
+
+export const ENVIRONMENT_DEFAULTS = {
+  toolTimeoutMs: 60_000,
+  outputCapBytes: 1024 * 1024,
+  backgroundProcesses: false,
+  /** Cap on each of a hook handler's stdout and stderr, in bytes. */
+  hookOutputCapBytes: 256 * 1024,
+} as const;

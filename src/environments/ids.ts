@@ -1,0 +1,18 @@
+import { randomBytes } from 'node:crypto';
+
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
+
+function token(length: number): string {
+  const bytes = randomBytes(length);
+  let out = '';
+  for (const byte of bytes) out += ALPHABET[byte & 31];
+  return out;
+}
+
+/** `env_` followed by 20 random base-32 characters (100 bits). */
+export const newEnvironmentId = (): string => `env_${token(20)}`;
+export const newCallId = (): string => `call_${token(16)}`;
+export const newControllerId = (): string => `ctl_${token(12)}`;
+
+/** Whether a string has the shape of an environment id (before looking it up). */
+export const isEnvironmentId = (value: string): boolean => /^env_[a-z2-7]{20}$/.test(value);

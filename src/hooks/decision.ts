@@ -1,0 +1,88 @@
+import type { OnError } from '../config/hooks-config.js';
+import type { HookOutcome } from '../record/types.js';
+
+/** How a handler run ended, as the sandbox agent reports it. */
+export interface HandlerRun {
+  exit_code: number | null;
+  timed_out: boolean;
+  stdout: string;
+  stderr: string;
+  truncated: boolean;
+  /** For `http` handlers: the response status; absent for commands. */
+  http_status?: number;
+  /** A failure to run at all (connection refused, ...). */
+  failure?: string;
+}
+
+export interface PreDecision {
+  outcome: Exclude<HookOutcome, 'ok' | 'skipped'>;
+  /** Whether the call is blocked: only an explicit deny, or a failure under `on_error: "deny"`. */
+  blocks: boolean;
+  reason: string | null;
+}
+
+const DEFAULT_DENY_REASON = 'Blocked by a pre_tool_execution hook.';
+
+function tail(text: string, max = 300): string {
+  const trimmed = text.trim();
+  return trimmed.length > max ? `…${trimmed.slice(-max)}` : trimmed;
+}
+
+/** Why a run counts as failed, or undefined when it ran to completion (exit 0 / 2xx). */
+function failureOf(run: HandlerRun, timeoutSeconds: number): { outcome: 'error' | 'timeout'; reason: string } | undefined {
+  if (run.timed_out) return { outcome: 'timeout', reason: `timed out after ${timeoutSeconds} s` };
+  if (run.failure !== undefined) return { outcome: 'error', reason: run.failure };
+  if (run.http_status !== undefined) {
+    if (run.http_status < 200 || run.http_status > 299) return { outcome: 'error', reason: `HTTP status ${run.http_status}` };
+    return undefined;
+  }
+  if (run.exit_code !== 0) {
+    const stderr = tail(run.stderr);
+    return { outcome: 'error', reason: `exited with code ${run.exit_code}${stderr ? `: ${stderr}` : ''}` };
+  }
+  return undefined;
+}
+
+/**
+ * Reads a pre hook's answer (SPEC §6). Only stdout that is one JSON object with `"decision": "deny"`
+ * blocks; `{"decision": "allow"}` allows; anything else — other JSON, plain text, empty output, a
+ * non-zero exit, a crash, a timeout, a non-2xx answer — allows, unless the handler says
+ * `on_error: "deny"`, under which only an explicit allow lets the call through.
+ */
+export function decidePre(run: HandlerRun, handler: { onError: OnError; timeoutSeconds: number }): PreDecision {
+  const failClosed = handler.onError === 'deny';
+  const failure = failureOf(run, handler.timeoutSeconds);
+  if (failure) {
+    return {
+      outcome: failure.outcome,
+      blocks: failClosed,
+      reason: failClosed ? `hook failed (${failure.reason}) and its on_error is "deny"` : failure.reason,
+    };
+  }
+  let answer: unknown;
+  try {
+    answer = run.truncated ? undefined : JSON.parse(run.stdout);
+  } catch {
+    answer = undefined;
+  }
+  if (answer !== null && typeof answer === 'object' && !Array.isArray(answer)) {
+    const { decision, reason } = answer as { decision?: unknown; reason?: unknown };
+    if (decision === 'deny') {
+      return { outcome: 'deny', blocks: true, reason: typeof reason === 'string' && reason !== '' ? reason : DEFAULT_DENY_REASON };
+    }
+    if (decision === 'allow') return { outcome: 'allow', blocks: false, reason: typeof reason === 'string' ? reason : null };
+  }
+  const shown = tail(run.stdout, 120);
+  const what = shown === '' ? 'empty output' : `output is not a decision: ${JSON.stringify(shown)}`;
+  return {
+    outcome: 'unrecognized',
+    blocks: failClosed,
+    reason: failClosed ? `${what}, and its on_error is "deny"` : what,
+  };
+}
+
+/** A post hook cannot decide anything: it ends `ok`, `error` or `timeout` (SPEC §6). */
+export function decidePost(run: HandlerRun, handler: { timeoutSeconds: number }): { outcome: 'ok' | 'error' | 'timeout'; reason: string | null } {
+  const failure = failureOf(run, handler.timeoutSeconds);
+  return failure ?? { outcome: 'ok', reason: null };
+}

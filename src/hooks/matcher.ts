@@ -1,0 +1,51 @@
+import { RE2JS } from 're2js';
+
+/** A compiled hooks.json matcher: an RE2 regular expression matched against the WHOLE tool name. */
+export interface ToolMatcher {
+  /** The matcher as written (undefined when the rule omits it). */
+  source: string | undefined;
+  matches(toolName: string): boolean;
+}
+
+/** The matchers that match every tool (SPEC §4): omitted, `*`, `""` and `.*`. */
+function isCatchAll(source: string | undefined): boolean {
+  return source === undefined || source === '*' || source === '' || source === '.*';
+}
+
+/** A glob-looking matcher rewritten as the regular expression its author most likely meant. */
+function globHint(source: string): string | undefined {
+  const hint = source.replace(/\.?\*+/g, '.*').replace(/(^|[^.\\])\?/g, '$1.');
+  if (hint === source) return undefined;
+  try {
+    RE2JS.compile(hint);
+    return hint;
+  } catch {
+    return undefined;
+  }
+}
+
+export type MatcherCompilation = { ok: true; matcher: ToolMatcher } | { ok: false; message: string };
+
+/**
+ * Compiles a matcher. An invalid RE2 expression (a shell glob such as `*_file`, an unbalanced `(`)
+ * is refused with the parser's reason and, for globs, the expression meant (`*_file` → `.*_file`):
+ * on the Gemini runtime such a rule silently never fires, which hides a broken gate.
+ */
+export function compileMatcher(source: string | undefined): MatcherCompilation {
+  if (isCatchAll(source)) return { ok: true, matcher: { source, matches: () => true } };
+  const pattern = source as string;
+  try {
+    const regex = RE2JS.compile(pattern);
+    return { ok: true, matcher: { source, matches: (toolName) => regex.matcher(toolName).matches() } };
+  } catch (error) {
+    const reason = (error as Error).message.replace(/^error parsing regexp: /, '');
+    const hint = globHint(pattern);
+    return {
+      ok: false,
+      message:
+        `matcher ${JSON.stringify(pattern)} is not a valid RE2 regular expression (${reason}); ` +
+        `matchers are regular expressions matched against the whole tool name, not shell globs` +
+        (hint ? `: did you mean ${JSON.stringify(hint)}?` : ''),
+    };
+  }
+}

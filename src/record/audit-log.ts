@@ -1,0 +1,57 @@
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import type { HookRecord } from './types.js';
+
+/** One line of an environment's audit log. */
+export type AuditEntry =
+  | ({ kind: 'hook'; at: string } & HookRecord)
+  | {
+      kind: 'tool_call';
+      at: string;
+      environment_id: string;
+      call_id: string;
+      tool_call: { name: string; args: Record<string, unknown> };
+      blocked: boolean;
+      reason: string | null;
+      error?: string;
+    }
+  | { kind: 'environment'; at: string; environment_id: string; event: 'created' | 'gates_replaced' | 'deleted'; detail?: unknown };
+
+export function auditLogPath(home: string, environmentId: string): string {
+  return join(home, 'audit', `${environmentId}.jsonl`);
+}
+
+/**
+ * The append-only audit log of one environment (SPEC §8), written by the controller, never inside the
+ * sandbox. Each entry is written with one write(2) on an O_APPEND descriptor before the call goes on,
+ * so a controller crash loses nothing that was recorded.
+ */
+export class AuditLog {
+  private fd: number | undefined;
+
+  constructor(readonly path: string) {
+    mkdirSync(join(path, '..'), { recursive: true });
+    this.fd = openSync(path, 'a', 0o600);
+  }
+
+  append(entry: AuditEntry): void {
+    if (this.fd === undefined) return;
+    writeSync(this.fd, JSON.stringify(entry) + '\n');
+  }
+
+  close(): void {
+    if (this.fd === undefined) return;
+    fsyncSync(this.fd);
+    closeSync(this.fd);
+    this.fd = undefined;
+  }
+}
+
+/** Reads an environment's audit log back, entry by entry. */
+export function readAuditLog(path: string): AuditEntry[] {
+  if (!existsSync(path)) return [];
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as AuditEntry);
+}

@@ -1,0 +1,30 @@
+/**
+ * Ownership labels on every container, volume and network hookbox makes, so that orphans can be found
+ * and removed (`hookbox gc`). All label names live here.
+ */
+export const LABEL_MANAGED = 'dev.hookbox.managed';
+export const LABEL_ENVIRONMENT = 'dev.hookbox.environment';
+/** Which controller process made the resource: a random id per controller. */
+export const LABEL_CONTROLLER = 'dev.hookbox.controller';
+/** The host pid of that controller, so `hookbox gc` can tell a live owner from a dead one. */
+export const LABEL_CONTROLLER_PID = 'dev.hookbox.controller-pid';
+/** `sandbox` for containers; `workspace`, `agents` or `state` for volumes. */
+export const LABEL_ROLE = 'dev.hookbox.role';
+/** Sandbox images carry the hash of the inputs they were built from. */
+export const LABEL_IMAGE_INPUTS = 'dev.hookbox.image-inputs';
+
+export type ResourceRole = 'sandbox' | 'workspace' | 'agents' | 'state';
+
+export function ownershipLabels(
+  environmentId: string,
+  role: ResourceRole,
+  controller: { id: string; pid: number },
+): Record<string, string> {
+  return {
+    [LABEL_MANAGED]: 'true',
+    [LABEL_ENVIRONMENT]: environmentId,
+    [LABEL_ROLE]: role,
+    [LABEL_CONTROLLER]: controller.id,
+    [LABEL_CONTROLLER_PID]: String(controller.pid),
+  };
+}

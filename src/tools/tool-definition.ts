@@ -1,0 +1,33 @@
+import type { z } from 'zod';
+import type { ToolResult } from './types.js';
+
+/** Per-environment settings a tool runs under. */
+export interface ToolRunSettings {
+  timeoutMs: number;
+  outputCapBytes: number;
+  backgroundProcesses: boolean;
+}
+
+/** What a tool asks the sandbox agent to do: one request over the agent's stream. */
+export interface AgentRequest {
+  op: string;
+  body: Record<string, unknown>;
+  /** How long the agent may take to answer, beyond which the agent is considered lost. */
+  answerTimeoutMs: number;
+}
+
+/**
+ * One built-in tool: its name, argument schema, how it runs in the sandbox, and how its result reads.
+ * Each vocabulary (SPEC §5, issue 8) is a list of these, so a tool lives in one place.
+ */
+export interface ToolDefinition<Args = Record<string, unknown>> {
+  name: string;
+  /** One sentence for models (function declarations) and `hookbox` docs. */
+  description: string;
+  args: z.ZodType<Args>;
+  request(args: Args, settings: ToolRunSettings): AgentRequest;
+  /** Shapes the agent's answer into the tool's documented result. */
+  result(answer: Record<string, unknown>): ToolResult;
+  /** The post payload's `error` text, or undefined when the call succeeded (SPEC §6). */
+  errorOf(result: ToolResult): string | undefined;
+}

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import type { ToolDefinition, ToolRunSettings } from './tool-definition.js';
+import type { ToolResult } from './types.js';
+
+/** Slack on top of a tool's own timeout before an unanswered request means the agent is gone. */
+const ANSWER_SLACK_MS = 15_000;
+const FILE_ANSWER_TIMEOUT_MS = 60_000;
+/** read_file refuses files larger than this. */
+export const MAX_READ_FILE_BYTES = 10 * 1024 * 1024;
+
+const path = z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' });
+
+function codeExecutionError(result: ToolResult): string | undefined {
+  const parts: string[] = [];
+  if (typeof result.stderr === 'string' && result.stderr !== '') parts.push(result.stderr);
+  if (result.timed_out === true) parts.push('timed out');
+  else if (typeof result.exit_code === 'number' && result.exit_code !== 0) parts.push(`exit code ${result.exit_code}`);
+  return parts.length > 0 ? parts.join('\n') : undefined;
+}
+
+function fileError(result: ToolResult): string | undefined {
+  return typeof result.error === 'string' ? result.error : undefined;
+}
+
+function fileTool<Args extends Record<string, unknown>>(
+  name: string,
+  description: string,
+  args: z.ZodType<Args>,
+): ToolDefinition<Args> {
+  return {
+    name,
+    description,
+    args,
+    request: (callArgs) => ({
+      op: 'file',
+      body: { tool: name, args: callArgs, max_read_bytes: MAX_READ_FILE_BYTES },
+      answerTimeoutMs: FILE_ANSWER_TIMEOUT_MS,
+    }),
+    result: (answer) => answer,
+    errorOf: fileError,
+  };
+}
+
+const codeExecution: ToolDefinition<{ code: string; language?: 'bash' | 'python' | 'sh' }> = {
+  name: 'code_execution',
+  description: 'Run bash, sh or python code in the sandbox; cwd /workspace.',
+  args: z.strictObject({
+    code: z.string({ error: 'must be a string' }),
+    language: z.enum(['bash', 'python', 'sh'], { error: 'must be "bash", "python" or "sh"' }).optional(),
+  }),
+  request: (args, settings: ToolRunSettings) => ({
+    op: 'run_code',
+    body: {
+      code: args.code,
+      language: args.language ?? 'bash',
+      timeout_ms: settings.timeoutMs,
+      output_cap_bytes: settings.outputCapBytes,
+      background_processes: settings.backgroundProcesses,
+    },
+    answerTimeoutMs: settings.timeoutMs + ANSWER_SLACK_MS,
+  }),
+  result: (answer) => ({
+    exit_code: answer.exit_code,
+    stdout: answer.stdout,
+    stderr: answer.stderr,
+    timed_out: answer.timed_out,
+    truncated: answer.truncated,
+  }),
+  errorOf: codeExecutionError,
+};
+
+/** The tools of the Gemini `antigravity-preview-05-2026` agent (SPEC §5). */
+export const VOCABULARY_2026_05 = [
+  codeExecution,
+  fileTool('read_file', 'Read a UTF-8 text file; relative paths are under /workspace.', z.strictObject({ path })),
+  fileTool(
+    'write_file',
+    'Write a UTF-8 text file (parent folders are made); relative paths are under /workspace.',
+    z.strictObject({ path, content: z.string({ error: 'must be a string' }) }),
+  ),
+  fileTool('list_files', 'List a folder: name, type and size of each entry.', z.strictObject({ path })),
+  fileTool('delete_file', 'Delete a file (not a folder).', z.strictObject({ path })),
+] as ToolDefinition[];

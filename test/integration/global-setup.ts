@@ -1,0 +1,13 @@
+// Before the integration tests: a Docker engine that answers (started if need be) and the sandbox
+// image (built, or found cached). Tests never skip for want of Docker.
+import { defaultLogger } from '../../src/record/logger.js';
+import { DockerContainerClient } from '../../src/sandbox/docker-container-client.js';
+import { ensureEngine } from '../../src/sandbox/engine.js';
+import { ensureImage } from '../../src/sandbox/image.js';
+
+export default async function setup(): Promise<void> {
+  const logger = defaultLogger();
+  const client = new DockerContainerClient(logger);
+  await ensureEngine(client, { quiet: true });
+  await ensureImage(client, logger, { onProgress: (message) => process.stderr.write(`[hookbox] ${message}\n`) });
+}

@@ -1,0 +1,128 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { placeSources } from '../../config/sources.js';
+import { describeIssues } from '../../config/zod-issues.js';
+import { Controller } from '../../environments/controller.js';
+import { hooksConfigOf, type CallOutcome } from '../../environments/environment.js';
+import { toHookboxError, UserError } from '../../errors/index.js';
+import { DEFAULT_VOCABULARY, resolveToolCall, VOCABULARIES, type VocabularyId } from '../../tools/registry.js';
+import type { ToolCall } from '../../tools/types.js';
+import { callJson, callText } from '../format.js';
+import type { CliIo } from '../io.js';
+import { readSourcesDir } from '../sources-dir.js';
+
+export interface CallCommandOptions {
+  sources: string;
+  tool?: string;
+  args?: string;
+  calls?: string;
+  json?: boolean;
+  vocabulary?: string;
+  toolTimeoutMs?: string;
+}
+
+const toolCallSchema = z.strictObject({
+  name: z.string({ error: 'must be a string' }),
+  args: z.record(z.string(), z.unknown(), { error: 'must be a JSON object' }).default({}),
+});
+const callsFileSchema = z.array(toolCallSchema, { error: 'must be a JSON array of {"name", "args"} objects' });
+
+function parseJson(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UserError('invalid_argument', `${what}: not valid JSON (${(error as Error).message})`, { details: { field: what } });
+  }
+}
+
+function readCalls(options: CallCommandOptions): { calls: ToolCall[]; batch: boolean } {
+  if (options.calls !== undefined && (options.tool !== undefined || options.args !== undefined)) {
+    throw new UserError('invalid_argument', 'give either --tool with --args, or --calls, not both', { details: { field: '--calls' } });
+  }
+  if (options.calls !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(options.calls, 'utf8');
+    } catch {
+      throw new UserError('invalid_argument', `--calls: cannot read ${options.calls}`, { details: { field: '--calls' } });
+    }
+    const parsed = callsFileSchema.safeParse(parseJson(text, `--calls ${options.calls}`));
+    if (!parsed.success) {
+      const problem = describeIssues(parsed.error.issues)[0]!;
+      throw new UserError('invalid_argument', `--calls ${options.calls}: ${problem.path}: ${problem.message}`, { details: { field: '--calls' } });
+    }
+    return { calls: parsed.data, batch: true };
+  }
+  if (options.tool === undefined) {
+    throw new UserError('invalid_argument', 'give --tool NAME (with --args JSON) or --calls FILE', { details: { field: '--tool' } });
+  }
+  const args = options.args === undefined ? {} : parseJson(options.args, '--args');
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) {
+    throw new UserError('invalid_argument', '--args: must be a JSON object, e.g. \'{"code": "echo hi"}\'', { details: { field: '--args' } });
+  }
+  return { calls: [{ name: options.tool, args: args as Record<string, unknown> }], batch: false };
+}
+
+function parseVocabulary(value: string | undefined): VocabularyId {
+  if (value === undefined) return DEFAULT_VOCABULARY;
+  if (!(value in VOCABULARIES)) {
+    throw new UserError('invalid_argument', `--vocabulary: must be one of ${Object.keys(VOCABULARIES).join(', ')}`, { details: { field: '--vocabulary' } });
+  }
+  return value as VocabularyId;
+}
+
+function parseTimeout(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) {
+    throw new UserError('invalid_argument', '--tool-timeout-ms: must be a positive whole number of milliseconds', { details: { field: '--tool-timeout-ms' } });
+  }
+  return number;
+}
+
+/**
+ * `hookbox call`: one environment from DIR, the call(s) through its gates, the outcomes, then the
+ * environment removed. Everything that can be checked is checked before a container is made.
+ */
+export async function callCommand(options: CallCommandOptions, io: CliIo): Promise<number> {
+  const sources = readSourcesDir(options.sources);
+  const placed = placeSources(sources);
+  hooksConfigOf(placed);
+  const vocabulary = parseVocabulary(options.vocabulary);
+  const toolTimeoutMs = parseTimeout(options.toolTimeoutMs);
+  const { calls, batch } = readCalls(options);
+  calls.forEach((call, index) => {
+    try {
+      resolveToolCall(call, vocabulary);
+    } catch (error) {
+      if (error instanceof UserError && batch) {
+        throw new UserError(error.code, `--calls[${index}]: ${error.message}`, { details: error.details });
+      }
+      throw error;
+    }
+  });
+
+  const controller = await Controller.start();
+  const outcomes: CallOutcome[] = [];
+  let failure: unknown;
+  const environment = await controller.createEnvironment({ sources, vocabulary, toolTimeoutMs });
+  try {
+    for (const call of calls) {
+      const outcome = await environment.call(call);
+      outcomes.push(outcome);
+      if (!options.json) io.stdout(callText(outcome));
+    }
+  } catch (error) {
+    failure = error;
+  } finally {
+    await environment.delete().catch((error: unknown) => {
+      failure ??= error;
+    });
+  }
+  if (options.json) {
+    const shaped = outcomes.map(callJson);
+    io.stdout(JSON.stringify(batch ? shaped : (shaped[0] ?? null), null, 2) + '\n');
+  }
+  if (failure !== undefined) throw toHookboxError(failure);
+  return 0;
+}

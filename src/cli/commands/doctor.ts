@@ -1,0 +1,28 @@
+import { defaultLogger } from '../../record/logger.js';
+import { DockerContainerClient } from '../../sandbox/docker-container-client.js';
+import { imageStatus } from '../../sandbox/image.js';
+import type { CliIo } from '../io.js';
+
+/** `hookbox doctor`: is an engine reachable, is the image present and current, what to do if not. */
+export async function doctorCommand(io: CliIo): Promise<number> {
+  const client = new DockerContainerClient(defaultLogger());
+  let healthy = true;
+  const say = (ok: boolean, what: string, fix?: string) => {
+    io.stdout(`${ok ? '✔' : '✖'} ${what}\n`);
+    if (!ok && fix) io.stdout(`    → ${fix}\n`);
+    healthy &&= ok;
+  };
+  io.stdout(`node ${process.version}\n`);
+  try {
+    await client.ping();
+    const version = await client.docker.version();
+    say(true, `Docker engine answers (server ${version.Version}, API ${version.ApiVersion})`);
+  } catch {
+    say(false, 'no Docker engine answers', 'run `npm run setup` (starts dockerd, installing Debian\'s docker.io if needed) or start Docker yourself');
+    return 1;
+  }
+  const status = await imageStatus(client);
+  say(status.basePresent, `base image ${status.tags.base}`, 'run `hookbox image build` (builds it from Debian\'s packages with debootstrap)');
+  say(status.sandboxPresent, `sandbox image ${status.tags.sandbox} (current for this checkout)`, 'run `hookbox image build`');
+  return healthy ? 0 : 1;
+}

@@ -1,0 +1,111 @@
+import { execa } from 'execa';
+import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { safeParseHooksConfig, type HooksConfig } from '../../config/hooks-config.js';
+import { UserError } from '../../errors/index.js';
+import type { CliIo } from '../io.js';
+
+interface Finding {
+  level: 'error' | 'warning';
+  where: string;
+  message: string;
+}
+
+/** Where hooks.json is, and the folder that stands for `/.agents` (to find the scripts it names). */
+function locate(path: string): { hooksFile: string; agentsDir: string } {
+  if (!existsSync(path)) throw new UserError('invalid_argument', `${path} does not exist`, { details: { field: 'PATH' } });
+  if (statSync(path).isFile()) {
+    return { hooksFile: path, agentsDir: join(path, '..') };
+  }
+  for (const agentsDir of [join(path, '.agents'), path]) {
+    const hooksFile = join(agentsDir, 'hooks.json');
+    if (existsSync(hooksFile)) return { hooksFile, agentsDir };
+  }
+  throw new UserError('invalid_argument', `${path}: no hooks.json in it or in its .agents/ folder`, { details: { field: 'PATH' } });
+}
+
+/** Script paths a command names under /.agents (absolute, or relative from cwd /workspace). */
+function scriptsNamed(command: string): { inSandbox: string; relative: string; first: boolean }[] {
+  const tokens = command.split(/\s+/).filter(Boolean);
+  const out: { inSandbox: string; relative: string; first: boolean }[] = [];
+  tokens.forEach((token, index) => {
+    const clean = token.replace(/^['"]|['"]$/g, '');
+    const match = /^(?:\/|\.\/)?\.agents\/(.+)$/.exec(clean);
+    if (match) out.push({ inSandbox: `/.agents/${match[1]}`, relative: match[1]!, first: index === 0 });
+  });
+  return out;
+}
+
+async function checkScripts(config: HooksConfig, agentsDir: string): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  const hasPython = (await execa('python3', ['--version'], { reject: false })).exitCode === 0;
+  for (const group of config.groups) {
+    for (const event of ['pre_tool_execution', 'post_tool_execution'] as const) {
+      group[event].forEach((rule) => {
+        rule.handlers.forEach((handler, index) => {
+          const where = `${rule.path}.hooks[${index}]`;
+          if (handler.type === 'http') {
+            findings.push({ level: 'warning', where, message: 'http handlers need a network.allowlist and the egress proxy (SPEC §7); this hookbox refuses them at creation' });
+            return;
+          }
+          for (const script of scriptsNamed(handler.command)) {
+            const local = join(agentsDir, script.relative);
+            if (!existsSync(local) || lstatSync(local).isSymbolicLink()) {
+              findings.push({ level: 'error', where, message: `names ${script.inSandbox}, which is not among the sources (looked for ${local})` });
+              continue;
+            }
+            const content = readFileSync(local, 'utf8');
+            if (script.first && !content.startsWith('#!')) {
+              findings.push({ level: 'error', where, message: `runs ${script.inSandbox} directly, but it does not start with "#!" and so will not be executable` });
+            }
+          }
+        });
+      });
+    }
+  }
+  if (hasPython) {
+    const pythonScripts = new Set<string>();
+    for (const group of config.groups) {
+      for (const event of ['pre_tool_execution', 'post_tool_execution'] as const) {
+        for (const rule of group[event]) {
+          for (const handler of rule.handlers) {
+            if (handler.type !== 'command') continue;
+            for (const script of scriptsNamed(handler.command)) {
+              const local = join(agentsDir, script.relative);
+              if (existsSync(local) && (local.endsWith('.py') || /^#!.*python/.test(readFileSync(local, 'utf8')))) pythonScripts.add(local);
+            }
+          }
+        }
+      }
+    }
+    for (const script of pythonScripts) {
+      const source = readFileSync(script, 'utf8');
+      const check = await execa('python3', ['-c', 'import ast,sys; ast.parse(sys.stdin.read(), sys.argv[1])', basename(script)], { input: source, reject: false });
+      if (check.exitCode !== 0) {
+        const last = String(check.stderr).trim().split('\n').slice(-2).join(' ');
+        findings.push({ level: 'error', where: script, message: `Python syntax error: ${last}` });
+      }
+    }
+  }
+  return findings;
+}
+
+/** `hookbox validate PATH`: a static check of hooks.json and of the scripts it names. */
+export async function validateCommand(path: string, options: { json?: boolean }, io: CliIo): Promise<number> {
+  const { hooksFile, agentsDir } = locate(path);
+  const parsed = safeParseHooksConfig(readFileSync(hooksFile, 'utf8'));
+  const findings: Finding[] = parsed.success
+    ? await checkScripts(parsed.config, agentsDir)
+    : parsed.problems.map((problem) => ({ level: 'error' as const, where: problem.path, message: problem.message }));
+  const errors = findings.filter((finding) => finding.level === 'error');
+  if (options.json) {
+    io.stdout(JSON.stringify({ file: hooksFile, valid: errors.length === 0, findings }, null, 2) + '\n');
+  } else {
+    for (const finding of findings) io.stdout(`${finding.level}: ${hooksFile}: ${finding.where}: ${finding.message}\n`);
+    if (errors.length === 0 && parsed.success) {
+      const rules = parsed.config.groups.reduce((sum, group) => sum + group.pre_tool_execution.length + group.post_tool_execution.length, 0);
+      io.stdout(`ok: ${hooksFile}: ${parsed.config.groups.length} group(s), ${rules} rule(s)\n`);
+    }
+  }
+  return errors.length === 0 ? 0 : 2;
+}

@@ -1,0 +1,13 @@
+/** Where a command writes: the process's streams, or buffers in tests. */
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  /** Whether stdout is a terminal (progress lines only then). */
+  isTty: boolean;
+}
+
+export const processIo: CliIo = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  isTty: Boolean(process.stdout.isTTY),
+};

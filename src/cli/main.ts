@@ -1,0 +1,73 @@
+import { Command, CommanderError } from 'commander';
+import { exitCodeOf, toHookboxError } from '../errors/index.js';
+import { callCommand } from './commands/call.js';
+import { demoCommand } from './commands/demo.js';
+import { doctorCommand } from './commands/doctor.js';
+import { gcCommand } from './commands/gc.js';
+import { imageBuildCommand } from './commands/image.js';
+import { validateCommand } from './commands/validate.js';
+import { processIo, type CliIo } from './io.js';
+
+function program(io: CliIo, setCode: (code: number) => void): Command {
+  const root = new Command('hookbox')
+    .description('Sandboxed tool calls for AI agents, gated by hooks that tool code cannot touch.')
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+  const run = (work: () => Promise<number>) => async () => setCode(await work());
+
+  root
+    .command('call')
+    .description('make an environment from DIR, run tool call(s) through its gates, print the outcomes, remove it')
+    .requiredOption('--sources <dir>', 'folder whose files become the sources (path relative to DIR = target)')
+    .option('--tool <name>', 'tool to call, e.g. code_execution')
+    .option('--args <json>', 'the tool arguments as a JSON object')
+    .option('--calls <file>', 'a JSON file with an array of {"name", "args"} calls')
+    .option('--vocabulary <id>', 'tool vocabulary (2026-05)')
+    .option('--tool-timeout-ms <ms>', 'timeout of each tool call, in milliseconds (default 60000)')
+    .option('--json', 'print the outcome(s) as JSON')
+    .action(async (options) => setCode(await callCommand(options, io)));
+
+  root
+    .command('validate')
+    .description('check a hooks.json (file, or a folder holding .agents/hooks.json) and the scripts it names')
+    .argument('<path>')
+    .option('--json', 'print the findings as JSON')
+    .action(async (path: string, options) => setCode(await validateCommand(path, options, io)));
+
+  root.command('doctor').description('check the Docker engine and the sandbox image').action(run(() => doctorCommand(io)));
+  root
+    .command('gc')
+    .description('remove containers and volumes of hookbox controllers that are gone')
+    .option('--all', 'remove every hookbox container and volume, live or not')
+    .option('--json', 'print what was removed as JSON')
+    .action(async (options) => setCode(await gcCommand(options, io)));
+  root
+    .command('image')
+    .description('the sandbox image')
+    .command('build')
+    .description('build (or find cached) the sandbox image hookbox/sandbox:<tag>')
+    .action(run(() => imageBuildCommand(io)));
+  root.command('demo').description('the security gate blocks `rm -rf /tmp/forbidden`, lets `echo hello` through').action(run(() => demoCommand(io)));
+  return root;
+}
+
+/**
+ * Runs the CLI and returns its exit status: 0 when the command did its job (a blocked call is a job
+ * done), 2 for bad input (with a message naming what is wrong), 1 for a failure of the runtime.
+ */
+export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
+  let code = 0;
+  try {
+    await program(io, (value) => (code = value)).parseAsync(argv, { from: 'user' });
+    return code;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version are not errors; everything else commander refuses is bad input.
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    const failure = toHookboxError(error);
+    io.stderr(`hookbox: ${failure.kind === 'user' ? 'error' : 'failure'}: ${failure.message}\n`);
+    if (failure.kind === 'system' && process.env.HOOKBOX_DEBUG) io.stderr(`${(error as Error).stack}\n`);
+    return exitCodeOf(failure);
+  }
+}

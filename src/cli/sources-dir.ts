@@ -1,0 +1,34 @@
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import type { InlineSource } from '../config/sources.js';
+import { UserError } from '../errors/index.js';
+
+/**
+ * Reads a sources folder: each file's path relative to DIR is its target (SPEC §10). A symlink is
+ * bad input: following it could send files from outside DIR.
+ */
+export function readSourcesDir(dir: string): InlineSource[] {
+  let top;
+  try {
+    top = lstatSync(dir);
+  } catch {
+    throw new UserError('invalid_argument', `--sources: ${dir} does not exist`, { details: { field: '--sources' } });
+  }
+  if (!top.isDirectory()) throw new UserError('invalid_argument', `--sources: ${dir} is not a folder`, { details: { field: '--sources' } });
+  const sources: InlineSource[] = [];
+  const walk = (folder: string): void => {
+    for (const name of readdirSync(folder).sort()) {
+      const full = join(folder, name);
+      const info = lstatSync(full);
+      const target = relative(dir, full).split(sep).join('/');
+      if (info.isSymbolicLink()) {
+        throw new UserError('invalid_sources', `--sources: ${target} is a symlink; sources must be plain files`, { details: { field: '--sources', target } });
+      }
+      if (info.isDirectory()) walk(full);
+      else if (info.isFile()) sources.push({ type: 'inline', target, content: readFileSync(full, 'utf8') });
+      else throw new UserError('invalid_sources', `--sources: ${target} is not a plain file`, { details: { field: '--sources', target } });
+    }
+  };
+  walk(dir);
+  return sources;
+}

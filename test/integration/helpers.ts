@@ -1,0 +1,57 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll } from 'vitest';
+import type { InlineSource } from '../../src/config/sources.js';
+import { Controller } from '../../src/environments/controller.js';
+import type { Environment } from '../../src/environments/environment.js';
+import type { EnvironmentOptions } from '../../src/environments/environment-options.js';
+import { createLogger } from '../../src/record/logger.js';
+
+/** One controller per test file (audit logs in a temp folder); its environments go at the end. */
+export function useController(): () => Promise<Controller> {
+  let started: Promise<Controller> | undefined;
+  afterAll(async () => {
+    if (started) await (await started).close();
+  });
+  return () => {
+    started ??= Controller.start({
+      home: mkdtempSync(join(tmpdir(), 'hookbox-test-')),
+      logger: createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'silent' }),
+    });
+    return started;
+  };
+}
+
+export function inline(target: string, content: string): InlineSource {
+  return { type: 'inline', target, content };
+}
+
+/** A hooks.json source from an object. */
+export function hooksJson(config: unknown): InlineSource {
+  return inline('.agents/hooks.json', JSON.stringify(config, null, 2));
+}
+
+/** A rule with one command handler per command given. */
+export function rule(matcher: string | undefined, ...commands: (string | { command: string; timeout?: number; on_error?: 'allow' | 'deny' })[]) {
+  return {
+    ...(matcher === undefined ? {} : { matcher }),
+    hooks: commands.map((command) => (typeof command === 'string' ? { type: 'command', command } : { type: 'command', ...command })),
+  };
+}
+
+/** Runs `body` in a fresh environment and deletes it afterwards, whatever happens. */
+export async function withEnvironment<T>(
+  controller: () => Promise<Controller>,
+  options: EnvironmentOptions,
+  body: (environment: Environment) => Promise<T>,
+): Promise<T> {
+  const environment = await (await controller()).createEnvironment(options);
+  try {
+    return await body(environment);
+  } finally {
+    await environment.delete();
+  }
+}
+
+export const bash = (code: string) => ({ name: 'code_execution', args: { code, language: 'bash' } });

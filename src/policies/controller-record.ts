@@ -1,0 +1,73 @@
+import type { HookOutcome, HookRecord } from '../record/types.js';
+import type { Hook, HookEventName } from './hook.js';
+
+/** The lifecycle events, which have no tool call and so no place in a {@link HookRecord}. */
+export type LifecycleEventName = Exclude<
+  HookEventName,
+  'before_tool_call' | 'after_tool_call' | 'tool_error'
+>;
+
+/**
+ * The record of a controller hook run on a lifecycle event: a {@link HookRecord} with the
+ * lifecycle event instead of a tool event and the interaction instead of a call.
+ */
+export interface LifecycleHookRecord extends Omit<HookRecord, 'event' | 'call_id'> {
+  event: LifecycleEventName;
+  /** `null` for environment events. */
+  interaction_id: string | null;
+}
+
+/** The tool-call events of the controller, named as the record names the sandbox's. */
+export function recordEventOf(
+  event: 'before_tool_call' | 'after_tool_call' | 'tool_error',
+): HookRecord['event'] {
+  return event === 'before_tool_call' ? 'pre_tool_execution' : 'post_tool_execution';
+}
+
+export interface RecordFields {
+  outcome: HookOutcome;
+  reason: string | null;
+  durationMs: number;
+}
+
+export function toolCallRecord(
+  where: { environmentId: string; callId: string; group: string },
+  event: 'before_tool_call' | 'after_tool_call' | 'tool_error',
+  hook: Hook,
+  fields: RecordFields,
+): HookRecord {
+  return {
+    source: 'controller',
+    environment_id: where.environmentId,
+    call_id: where.callId,
+    group: where.group,
+    event: recordEventOf(event),
+    type: hook.kind ?? 'hook',
+    handler: hook.name,
+    outcome: fields.outcome,
+    reason: fields.reason,
+    exit_code: null,
+    duration_ms: fields.durationMs,
+  };
+}
+
+export function lifecycleRecord(
+  where: { environmentId: string; interactionId: string | null; group: string },
+  event: LifecycleEventName,
+  hook: Hook,
+  fields: RecordFields,
+): LifecycleHookRecord {
+  return {
+    source: 'controller',
+    environment_id: where.environmentId,
+    interaction_id: where.interactionId,
+    group: where.group,
+    event,
+    type: hook.kind ?? 'hook',
+    handler: hook.name,
+    outcome: fields.outcome,
+    reason: fields.reason,
+    exit_code: null,
+    duration_ms: fields.durationMs,
+  };
+}

@@ -133,6 +133,9 @@ def empty_directory(path):
 
 
 async def ensure_tool_tmpdir():
+    # The common case (it exists) needs no hop to a tool-user thread: root may stat it.
+    if os.path.isdir(TOOL_TMPDIR) and not os.path.islink(TOOL_TMPDIR):
+        return
     await asyncio.get_running_loop().run_in_executor(_executor, make_tool_tmpdir)
 
 

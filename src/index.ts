@@ -1,0 +1,50 @@
+/**
+ * hookbox's public library API. Everything a user imports comes from here.
+ *
+ * ```ts
+ * import { Controller } from 'hookbox';
+ * const controller = await Controller.start();
+ * const environment = await controller.createEnvironment({ sources: [
+ *   { type: 'inline', target: '.agents/hooks.json', content: hooksJson },
+ *   { type: 'inline', target: '.agents/hooks-scripts/gate.py', content: gateScript },
+ * ] });
+ * const outcome = await environment.call({ name: 'code_execution', args: { code: 'rm -rf /tmp/forbidden' } });
+ * outcome.blocked; // true: the gate said deny
+ * environment.records(); // the audit log: every hook run and call
+ * await environment.delete();
+ * ```
+ */
+export { Controller, type ControllerOptions } from './environments/controller.js';
+export { Environment, type CallOutcome } from './environments/environment.js';
+export { ENVIRONMENT_DEFAULTS, type EnvironmentOptions } from './environments/environment-options.js';
+export { SANDBOX_DEFAULTS, type SandboxOptions } from './sandbox/sandbox-options.js';
+export { placeSources, type InlineSource, type PlacedSource } from './config/sources.js';
+export { SOURCE_LIMITS } from './config/limits.js';
+export {
+  parseHooksConfig,
+  safeParseHooksConfig,
+  type HooksConfig,
+  type HookGroup,
+  type HookRule,
+  type HookHandler,
+  type CommandHandler,
+  type HttpHandler,
+} from './config/hooks-config.js';
+export { compileMatcher, type ToolMatcher } from './hooks/matcher.js';
+export { decidePre, decidePost, type HandlerRun, type PreDecision } from './hooks/decision.js';
+export { readAuditLog, auditLogPath, type AuditEntry } from './record/audit-log.js';
+export type { HookRecord, HookOutcome, HookEvent, HookSource } from './record/types.js';
+export type { ToolCall, ToolResult } from './tools/types.js';
+export { DEFAULT_VOCABULARY, VOCABULARIES, resolveToolCall, type VocabularyId } from './tools/registry.js';
+export type { ContainerClient } from './sandbox/container-client.js';
+export { DockerContainerClient } from './sandbox/docker-container-client.js';
+export { ensureImage, imageTags } from './sandbox/image.js';
+export {
+  HookboxError,
+  UserError,
+  SystemError,
+  httpStatusOf,
+  exitCodeOf,
+  type UserErrorCode,
+  type SystemErrorCode,
+} from './errors/index.js';

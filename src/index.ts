@@ -16,7 +16,10 @@
  */
 export { Controller, type ControllerOptions } from './environments/controller.js';
 export { Environment, type CallOutcome } from './environments/environment.js';
-export { ENVIRONMENT_DEFAULTS, type EnvironmentOptions } from './environments/environment-options.js';
+export {
+  ENVIRONMENT_DEFAULTS,
+  type EnvironmentOptions,
+} from './environments/environment-options.js';
 export { SANDBOX_DEFAULTS, type SandboxOptions } from './sandbox/sandbox-options.js';
 export { placeSources, type InlineSource, type PlacedSource } from './config/sources.js';
 export { SOURCE_LIMITS } from './config/limits.js';
@@ -35,7 +38,12 @@ export { decidePre, decidePost, type HandlerRun, type PreDecision } from './hook
 export { readAuditLog, auditLogPath, type AuditEntry } from './record/audit-log.js';
 export type { HookRecord, HookOutcome, HookEvent, HookSource } from './record/types.js';
 export type { ToolCall, ToolResult } from './tools/types.js';
-export { DEFAULT_VOCABULARY, VOCABULARIES, resolveToolCall, type VocabularyId } from './tools/registry.js';
+export {
+  DEFAULT_VOCABULARY,
+  VOCABULARIES,
+  resolveToolCall,
+  type VocabularyId,
+} from './tools/registry.js';
 export type { ContainerClient } from './sandbox/container-client.js';
 export { DockerContainerClient } from './sandbox/docker-container-client.js';
 export { ensureImage, imageTags } from './sandbox/image.js';

@@ -34,16 +34,22 @@ export function callText(outcome: CallOutcome): string {
   for (const hook of outcome.hooks) {
     const event = hook.event === 'pre_tool_execution' ? 'pre ' : 'post';
     const reason = hook.reason ? `  ${hook.reason}` : '';
-    lines.push(`  ${event} ${hook.group} (${hook.type}) → ${hook.outcome} [${Math.round(hook.duration_ms)} ms]${reason}`);
+    lines.push(
+      `  ${event} ${hook.group} (${hook.type}) → ${hook.outcome} [${Math.round(hook.duration_ms)} ms]${reason}`,
+    );
   }
   if (outcome.blocked) {
     lines.push(`  ✖ blocked: ${outcome.reason}`);
   } else if (outcome.result) {
     const result = outcome.result;
     if ('exit_code' in result) {
-      lines.push(`  ✔ exit ${result.exit_code}${result.timed_out ? ' (timed out)' : ''}${result.truncated ? ' (output truncated)' : ''}`);
-      if (typeof result.stdout === 'string' && result.stdout !== '') lines.push('  stdout:', indent(result.stdout));
-      if (typeof result.stderr === 'string' && result.stderr !== '') lines.push('  stderr:', indent(result.stderr));
+      lines.push(
+        `  ✔ exit ${result.exit_code}${result.timed_out ? ' (timed out)' : ''}${result.truncated ? ' (output truncated)' : ''}`,
+      );
+      if (typeof result.stdout === 'string' && result.stdout !== '')
+        lines.push('  stdout:', indent(result.stdout));
+      if (typeof result.stderr === 'string' && result.stderr !== '')
+        lines.push('  stderr:', indent(result.stderr));
     } else if ('error' in result) {
       lines.push(`  ✖ error: ${String(result.error)}`);
     } else {

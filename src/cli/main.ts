@@ -17,8 +17,13 @@ function program(io: CliIo, setCode: (code: number) => void): Command {
 
   root
     .command('call')
-    .description('make an environment from DIR, run tool call(s) through its gates, print the outcomes, remove it')
-    .requiredOption('--sources <dir>', 'folder whose files become the sources (path relative to DIR = target)')
+    .description(
+      'make an environment from DIR, run tool call(s) through its gates, print the outcomes, remove it',
+    )
+    .requiredOption(
+      '--sources <dir>',
+      'folder whose files become the sources (path relative to DIR = target)',
+    )
     .option('--tool <name>', 'tool to call, e.g. code_execution')
     .option('--args <json>', 'the tool arguments as a JSON object')
     .option('--calls <file>', 'a JSON file with an array of {"name", "args"} calls')
@@ -29,12 +34,17 @@ function program(io: CliIo, setCode: (code: number) => void): Command {
 
   root
     .command('validate')
-    .description('check a hooks.json (file, or a folder holding .agents/hooks.json) and the scripts it names')
+    .description(
+      'check a hooks.json (file, or a folder holding .agents/hooks.json) and the scripts it names',
+    )
     .argument('<path>')
     .option('--json', 'print the findings as JSON')
     .action(async (path: string, options) => setCode(await validateCommand(path, options, io)));
 
-  root.command('doctor').description('check the Docker engine and the sandbox image').action(run(() => doctorCommand(io)));
+  root
+    .command('doctor')
+    .description('check the Docker engine and the sandbox image')
+    .action(run(() => doctorCommand(io)));
   root
     .command('gc')
     .description('remove containers and volumes of hookbox controllers that are gone')
@@ -47,7 +57,10 @@ function program(io: CliIo, setCode: (code: number) => void): Command {
     .command('build')
     .description('build (or find cached) the sandbox image hookbox/sandbox:<tag>')
     .action(run(() => imageBuildCommand(io)));
-  root.command('demo').description('the security gate blocks `rm -rf /tmp/forbidden`, lets `echo hello` through').action(run(() => demoCommand(io)));
+  root
+    .command('demo')
+    .description('the security gate blocks `rm -rf /tmp/forbidden`, lets `echo hello` through')
+    .action(run(() => demoCommand(io)));
   return root;
 }
 
@@ -67,7 +80,8 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     }
     const failure = toHookboxError(error);
     io.stderr(`hookbox: ${failure.kind === 'user' ? 'error' : 'failure'}: ${failure.message}\n`);
-    if (failure.kind === 'system' && process.env.HOOKBOX_DEBUG) io.stderr(`${(error as Error).stack}\n`);
+    if (failure.kind === 'system' && process.env.HOOKBOX_DEBUG)
+      io.stderr(`${(error as Error).stack}\n`);
     return exitCodeOf(failure);
   }
 }

@@ -12,9 +12,14 @@ export function readSourcesDir(dir: string): InlineSource[] {
   try {
     top = lstatSync(dir);
   } catch {
-    throw new UserError('invalid_argument', `--sources: ${dir} does not exist`, { details: { field: '--sources' } });
+    throw new UserError('invalid_argument', `--sources: ${dir} does not exist`, {
+      details: { field: '--sources' },
+    });
   }
-  if (!top.isDirectory()) throw new UserError('invalid_argument', `--sources: ${dir} is not a folder`, { details: { field: '--sources' } });
+  if (!top.isDirectory())
+    throw new UserError('invalid_argument', `--sources: ${dir} is not a folder`, {
+      details: { field: '--sources' },
+    });
   const sources: InlineSource[] = [];
   const walk = (folder: string): void => {
     for (const name of readdirSync(folder).sort()) {
@@ -22,11 +27,19 @@ export function readSourcesDir(dir: string): InlineSource[] {
       const info = lstatSync(full);
       const target = relative(dir, full).split(sep).join('/');
       if (info.isSymbolicLink()) {
-        throw new UserError('invalid_sources', `--sources: ${target} is a symlink; sources must be plain files`, { details: { field: '--sources', target } });
+        throw new UserError(
+          'invalid_sources',
+          `--sources: ${target} is a symlink; sources must be plain files`,
+          { details: { field: '--sources', target } },
+        );
       }
       if (info.isDirectory()) walk(full);
-      else if (info.isFile()) sources.push({ type: 'inline', target, content: readFileSync(full, 'utf8') });
-      else throw new UserError('invalid_sources', `--sources: ${target} is not a plain file`, { details: { field: '--sources', target } });
+      else if (info.isFile())
+        sources.push({ type: 'inline', target, content: readFileSync(full, 'utf8') });
+      else
+        throw new UserError('invalid_sources', `--sources: ${target} is not a plain file`, {
+          details: { field: '--sources', target },
+        });
     }
   };
   walk(dir);

@@ -50,17 +50,24 @@ export const MAX_HOOK_TIMEOUT_SECONDS = 600;
 const timeoutSchema = z
   .number({ error: 'timeout must be a number of seconds' })
   .int({ error: `timeout must be a whole number of seconds from 1 to ${MAX_HOOK_TIMEOUT_SECONDS}` })
-  .min(1, { error: `timeout must be a whole number of seconds from 1 to ${MAX_HOOK_TIMEOUT_SECONDS}` })
+  .min(1, {
+    error: `timeout must be a whole number of seconds from 1 to ${MAX_HOOK_TIMEOUT_SECONDS}`,
+  })
   .max(MAX_HOOK_TIMEOUT_SECONDS, {
     error: `timeout must be a whole number of seconds from 1 to ${MAX_HOOK_TIMEOUT_SECONDS}`,
   })
   .default(DEFAULT_HOOK_TIMEOUT_SECONDS);
 
-const onErrorSchema = z.enum(['allow', 'deny'], { error: 'on_error must be "allow" or "deny"' }).default('allow');
+const onErrorSchema = z
+  .enum(['allow', 'deny'], { error: 'on_error must be "allow" or "deny"' })
+  .default('allow');
 
 const commandHandlerSchema = z.strictObject({
   type: z.literal('command'),
-  command: z.string({ error: 'command must be a string' }).trim().min(1, { error: 'command must not be empty' }),
+  command: z
+    .string({ error: 'command must be a string' })
+    .trim()
+    .min(1, { error: 'command must not be empty' }),
   timeout: timeoutSchema,
   on_error: onErrorSchema,
 });
@@ -89,13 +96,19 @@ const ruleSchema = z.strictObject({
 const groupSchema = z.strictObject(
   {
     enabled: z.boolean({ error: 'enabled must be true or false' }).default(true),
-    pre_tool_execution: z.array(ruleSchema, { error: 'pre_tool_execution must be an array of rules' }).default([]),
-    post_tool_execution: z.array(ruleSchema, { error: 'post_tool_execution must be an array of rules' }).default([]),
+    pre_tool_execution: z
+      .array(ruleSchema, { error: 'pre_tool_execution must be an array of rules' })
+      .default([]),
+    post_tool_execution: z
+      .array(ruleSchema, { error: 'post_tool_execution must be an array of rules' })
+      .default([]),
   },
   { error: 'a group must be an object' },
 );
 
-const fileSchema = z.record(z.string(), groupSchema, { error: 'hooks.json must be a JSON object of groups' });
+const fileSchema = z.record(z.string(), groupSchema, {
+  error: 'hooks.json must be a JSON object of groups',
+});
 
 const GROUP_KEYS = ['enabled', 'pre_tool_execution', 'post_tool_execution'];
 const RULE_KEYS = ['matcher', 'hooks'];
@@ -126,7 +139,8 @@ export interface HooksConfigProblem {
   message: string;
 }
 
-export type HooksConfigParse = { success: true; config: HooksConfig } | { success: false; problems: HooksConfigProblem[] };
+export type HooksConfigParse =
+  { success: true; config: HooksConfig } | { success: false; problems: HooksConfigProblem[] };
 
 /** Non-throwing parse of hooks.json text: every problem with its JSON path. */
 export function safeParseHooksConfig(text: string): HooksConfigParse {
@@ -134,10 +148,14 @@ export function safeParseHooksConfig(text: string): HooksConfigParse {
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    return { success: false, problems: [{ path: '(file)', message: `not valid JSON: ${(error as Error).message}` }] };
+    return {
+      success: false,
+      problems: [{ path: '(file)', message: `not valid JSON: ${(error as Error).message}` }],
+    };
   }
   const parsed = fileSchema.safeParse(withoutComments(raw));
-  if (!parsed.success) return { success: false, problems: describeIssues(parsed.error.issues, knownKeysAt) };
+  if (!parsed.success)
+    return { success: false, problems: describeIssues(parsed.error.issues, knownKeysAt) };
 
   const problems: HooksConfigProblem[] = [];
   const groups: HookGroup[] = Object.entries(parsed.data).map(([name, group]) => {
@@ -151,7 +169,12 @@ export function safeParseHooksConfig(text: string): HooksConfigParse {
           matcher: compiled.ok ? compiled.matcher : { source: rule.matcher, matches: () => false },
           handlers: rule.hooks.map((handler): HookHandler =>
             handler.type === 'command'
-              ? { type: 'command', command: handler.command, timeoutSeconds: handler.timeout, onError: handler.on_error }
+              ? {
+                  type: 'command',
+                  command: handler.command,
+                  timeoutSeconds: handler.timeout,
+                  onError: handler.on_error,
+                }
               : {
                   type: 'http',
                   url: handler.url,
@@ -162,7 +185,12 @@ export function safeParseHooksConfig(text: string): HooksConfigParse {
           ),
         };
       });
-    return { name, enabled: group.enabled, pre_tool_execution: rules('pre_tool_execution'), post_tool_execution: rules('post_tool_execution') };
+    return {
+      name,
+      enabled: group.enabled,
+      pre_tool_execution: rules('pre_tool_execution'),
+      post_tool_execution: rules('post_tool_execution'),
+    };
   });
   if (problems.length > 0) return { success: false, problems };
   return { success: true, config: { groups } };

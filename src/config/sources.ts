@@ -42,9 +42,13 @@ const inlineSourceSchema = z.strictObject({
 export const sourcesSchema = z.array(inlineSourceSchema);
 
 function refuse(index: number, target: string, rule: string): never {
-  throw new UserError('invalid_sources', `sources[${index}].target ${JSON.stringify(target)}: ${rule}`, {
-    details: { field: `sources[${index}].target`, target, rule },
-  });
+  throw new UserError(
+    'invalid_sources',
+    `sources[${index}].target ${JSON.stringify(target)}: ${rule}`,
+    {
+      details: { field: `sources[${index}].target`, target, rule },
+    },
+  );
 }
 
 function placeOne(source: InlineSource, index: number): PlacedSource {
@@ -56,7 +60,8 @@ function placeOne(source: InlineSource, index: number): PlacedSource {
   const relative = target.startsWith('/') ? target.slice(1) : target;
   const segments = relative.split('/');
   for (const segment of segments) {
-    if (segment === '') refuse(index, target, 'has an empty path segment (a doubled, leading or trailing "/")');
+    if (segment === '')
+      refuse(index, target, 'has an empty path segment (a doubled, leading or trailing "/")');
     if (segment === '..') refuse(index, target, 'must not contain ".." segments');
     if (segment === '.') refuse(index, target, 'must not contain "." segments');
     if (Buffer.byteLength(segment) > SOURCE_LIMITS.maxSegmentBytes) {
@@ -67,9 +72,14 @@ function placeOne(source: InlineSource, index: number): PlacedSource {
   if (root !== '.agents' && root !== 'workspace') {
     refuse(index, target, 'must be under ".agents/" or "workspace/"');
   }
-  if (rest.length === 0) refuse(index, target, `names the folder "${root}" itself, not a file under it`);
+  if (rest.length === 0)
+    refuse(index, target, `names the folder "${root}" itself, not a file under it`);
   if (root === 'workspace' && rest[0] === '.agents') {
-    refuse(index, target, 'is under "workspace/.agents/", the read-only mirror of "/.agents"; use ".agents/..."');
+    refuse(
+      index,
+      target,
+      'is under "workspace/.agents/", the read-only mirror of "/.agents"; use ".agents/..."',
+    );
   }
   const path = rest.join('/');
   return {
@@ -89,14 +99,22 @@ export function placeSources(input: unknown): PlacedSource[] {
   const parsed = sourcesSchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    const field = ['sources', ...issue.path].map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? String(part) : `.${String(part)}`)).join('');
+    const field = ['sources', ...issue.path]
+      .map((part, i) =>
+        typeof part === 'number' ? `[${part}]` : i === 0 ? String(part) : `.${String(part)}`,
+      )
+      .join('');
     throw new UserError('invalid_sources', `${field}: ${issue.message}`, { details: { field } });
   }
   const sources = parsed.data;
   if (sources.length > SOURCE_LIMITS.maxCount) {
-    throw new UserError('invalid_sources', `sources: ${sources.length} sources, over the limit of ${SOURCE_LIMITS.maxCount}`, {
-      details: { field: 'sources', limit: SOURCE_LIMITS.maxCount },
-    });
+    throw new UserError(
+      'invalid_sources',
+      `sources: ${sources.length} sources, over the limit of ${SOURCE_LIMITS.maxCount}`,
+      {
+        details: { field: 'sources', limit: SOURCE_LIMITS.maxCount },
+      },
+    );
   }
   let total = 0;
   const placed = sources.map((source, index) => {
@@ -105,26 +123,42 @@ export function placeSources(input: unknown): PlacedSource[] {
       throw new UserError(
         'invalid_sources',
         `sources[${index}].content (target ${JSON.stringify(source.target)}): ${bytes} bytes, over the limit of ${SOURCE_LIMITS.maxSourceBytes} bytes for one source`,
-        { details: { field: `sources[${index}].content`, target: source.target, limit: SOURCE_LIMITS.maxSourceBytes } },
+        {
+          details: {
+            field: `sources[${index}].content`,
+            target: source.target,
+            limit: SOURCE_LIMITS.maxSourceBytes,
+          },
+        },
       );
     }
     total += bytes;
     return placeOne(source, index);
   });
   if (total > SOURCE_LIMITS.maxTotalBytes) {
-    throw new UserError('invalid_sources', `sources: ${total} bytes in all, over the limit of ${SOURCE_LIMITS.maxTotalBytes} bytes`, {
-      details: { field: 'sources', limit: SOURCE_LIMITS.maxTotalBytes },
-    });
+    throw new UserError(
+      'invalid_sources',
+      `sources: ${total} bytes in all, over the limit of ${SOURCE_LIMITS.maxTotalBytes} bytes`,
+      {
+        details: { field: 'sources', limit: SOURCE_LIMITS.maxTotalBytes },
+      },
+    );
   }
   const seen = new Map<string, number>();
   placed.forEach((source, index) => {
     const earlier = seen.get(source.absolutePath);
     if (earlier !== undefined) {
-      refuse(index, sources[index]!.target, `duplicates sources[${earlier}].target (both are ${source.absolutePath})`);
+      refuse(
+        index,
+        sources[index]!.target,
+        `duplicates sources[${earlier}].target (both are ${source.absolutePath})`,
+      );
     }
     seen.set(source.absolutePath, index);
   });
-  const sorted = [...placed.keys()].sort((a, b) => (placed[a]!.absolutePath < placed[b]!.absolutePath ? -1 : 1));
+  const sorted = [...placed.keys()].sort((a, b) =>
+    placed[a]!.absolutePath < placed[b]!.absolutePath ? -1 : 1,
+  );
   for (let i = 0; i + 1 < sorted.length; i++) {
     const shorter = placed[sorted[i]!]!;
     for (let j = i + 1; j < sorted.length; j++) {

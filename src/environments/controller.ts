@@ -77,7 +77,12 @@ export class Controller {
       options: options.sandbox,
     });
     const audit = new AuditLog(auditLogPath(this.home, environmentId));
-    audit.append({ kind: 'environment', at: new Date().toISOString(), environment_id: environmentId, event: 'created' });
+    audit.append({
+      kind: 'environment',
+      at: new Date().toISOString(),
+      environment_id: environmentId,
+      event: 'created',
+    });
     const environment = new Environment(
       sandbox,
       gates,
@@ -85,7 +90,8 @@ export class Controller {
       {
         timeoutMs: options.toolTimeoutMs ?? ENVIRONMENT_DEFAULTS.toolTimeoutMs,
         outputCapBytes: options.outputCapBytes ?? ENVIRONMENT_DEFAULTS.outputCapBytes,
-        backgroundProcesses: options.backgroundProcesses ?? ENVIRONMENT_DEFAULTS.backgroundProcesses,
+        backgroundProcesses:
+          options.backgroundProcesses ?? ENVIRONMENT_DEFAULTS.backgroundProcesses,
       },
       audit,
       this.logger,
@@ -97,7 +103,10 @@ export class Controller {
   /** A live environment by id; an unknown id is the caller's mistake. */
   getEnvironment(id: string): Environment {
     const environment = this.environments.get(id);
-    if (!environment) throw new UserError('not_found', `environment_id: no environment ${JSON.stringify(id)}`, { details: { field: 'environment_id' } });
+    if (!environment)
+      throw new UserError('not_found', `environment_id: no environment ${JSON.stringify(id)}`, {
+        details: { field: 'environment_id' },
+      });
     return environment;
   }
 

@@ -2,7 +2,12 @@ import { EMPTY_HOOKS_CONFIG, parseHooksConfig, type HooksConfig } from '../confi
 import type { PlacedSource } from '../config/sources.js';
 import { UserError } from '../errors/index.js';
 import type { HandlerRun } from '../hooks/decision.js';
-import { runPostHooks, runPreHooks, type HandlerExecutor, type HookCallContext } from '../hooks/hook-engine.js';
+import {
+  runPostHooks,
+  runPreHooks,
+  type HandlerExecutor,
+  type HookCallContext,
+} from '../hooks/hook-engine.js';
 import { AuditLog, readAuditLog, type AuditEntry } from '../record/audit-log.js';
 import type { Logger } from '../record/logger.js';
 import type { HookRecord } from '../record/types.js';
@@ -109,7 +114,10 @@ export class Environment {
    * arguments) is refused before any hook runs.
    */
   async call(toolCall: ToolCall): Promise<CallOutcome> {
-    if (this.deleted) throw new UserError('not_found', `environment ${this.id} was deleted`, { details: { field: 'environment_id' } });
+    if (this.deleted)
+      throw new UserError('not_found', `environment ${this.id} was deleted`, {
+        details: { field: 'environment_id' },
+      });
     const { tool, args } = resolveToolCall(toolCall, this.vocabulary);
     const verbatim: ToolCall = { name: toolCall.name, args: toolCall.args ?? {} };
     return this.queue.run(async () => {
@@ -137,12 +145,23 @@ export class Environment {
       };
       if (!pre.blocked) {
         const request = tool.request(args, this.settings);
-        const answer = await this.sandbox.request<Record<string, unknown>>(request.op, request.body, request.answerTimeoutMs);
+        const answer = await this.sandbox.request<Record<string, unknown>>(
+          request.op,
+          request.body,
+          request.answerTimeoutMs,
+        );
         outcome.result = tool.result(answer);
         const error = tool.errorOf(outcome.result);
         if (error !== undefined) outcome.error = error;
-        const postPayload = { ...payload, ...(error === undefined ? {} : { error }), result: outcome.result };
-        outcome.hooks = [...pre.records, ...(await runPostHooks(gates, this.executor, postPayload, context, record))];
+        const postPayload = {
+          ...payload,
+          ...(error === undefined ? {} : { error }),
+          result: outcome.result,
+        };
+        outcome.hooks = [
+          ...pre.records,
+          ...(await runPostHooks(gates, this.executor, postPayload, context, record)),
+        ];
       }
       this.audit.append({
         kind: 'tool_call',
@@ -167,11 +186,18 @@ export class Environment {
     const agents = sources.filter((source) => source.area === 'agents');
     const newGates = agents.length > 0 ? hooksConfigOf(agents) : undefined;
     await this.queue.run(async () => {
-      if (sources.some((source) => source.area === 'workspace')) await this.sandbox.addWorkspaceSources(sources);
+      if (sources.some((source) => source.area === 'workspace'))
+        await this.sandbox.addWorkspaceSources(sources);
       if (newGates) {
         await this.sandbox.replaceAgents(agents);
         this.gates = newGates;
-        this.audit.append({ kind: 'environment', at: new Date().toISOString(), environment_id: this.id, event: 'gates_replaced', detail: { files: agents.map((a) => a.absolutePath) } });
+        this.audit.append({
+          kind: 'environment',
+          at: new Date().toISOString(),
+          environment_id: this.id,
+          event: 'gates_replaced',
+          detail: { files: agents.map((a) => a.absolutePath) },
+        });
       }
     });
   }
@@ -187,7 +213,12 @@ export class Environment {
     this.deleted = true;
     await this.queue.run(async () => {
       await this.sandbox.destroy();
-      this.audit.append({ kind: 'environment', at: new Date().toISOString(), environment_id: this.id, event: 'deleted' });
+      this.audit.append({
+        kind: 'environment',
+        at: new Date().toISOString(),
+        environment_id: this.id,
+        event: 'deleted',
+      });
       this.audit.close();
     });
   }

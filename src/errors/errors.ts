@@ -35,7 +35,10 @@ export abstract class HookboxError extends Error {
   readonly details: ErrorDetails;
   readonly retryable: boolean;
 
-  constructor(message: string, options: { details?: ErrorDetails; retryable?: boolean; cause?: unknown } = {}) {
+  constructor(
+    message: string,
+    options: { details?: ErrorDetails; retryable?: boolean; cause?: unknown } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.details = options.details ?? {};
@@ -43,14 +46,23 @@ export abstract class HookboxError extends Error {
   }
 
   toJSON(): { code: string; message: string; details: ErrorDetails; retryable: boolean } {
-    return { code: this.code, message: this.message, details: this.details, retryable: this.retryable };
+    return {
+      code: this.code,
+      message: this.message,
+      details: this.details,
+      retryable: this.retryable,
+    };
   }
 }
 
 export class UserError extends HookboxError {
   readonly kind = 'user' as const;
   readonly code: UserErrorCode;
-  constructor(code: UserErrorCode, message: string, options: { details?: ErrorDetails; cause?: unknown } = {}) {
+  constructor(
+    code: UserErrorCode,
+    message: string,
+    options: { details?: ErrorDetails; cause?: unknown } = {},
+  ) {
     super(message, { ...options, retryable: false });
     this.code = code;
   }

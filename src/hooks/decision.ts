@@ -29,16 +29,23 @@ function tail(text: string, max = 300): string {
 }
 
 /** Why a run counts as failed, or undefined when it ran to completion (exit 0 / 2xx). */
-function failureOf(run: HandlerRun, timeoutSeconds: number): { outcome: 'error' | 'timeout'; reason: string } | undefined {
+function failureOf(
+  run: HandlerRun,
+  timeoutSeconds: number,
+): { outcome: 'error' | 'timeout'; reason: string } | undefined {
   if (run.timed_out) return { outcome: 'timeout', reason: `timed out after ${timeoutSeconds} s` };
   if (run.failure !== undefined) return { outcome: 'error', reason: run.failure };
   if (run.http_status !== undefined) {
-    if (run.http_status < 200 || run.http_status > 299) return { outcome: 'error', reason: `HTTP status ${run.http_status}` };
+    if (run.http_status < 200 || run.http_status > 299)
+      return { outcome: 'error', reason: `HTTP status ${run.http_status}` };
     return undefined;
   }
   if (run.exit_code !== 0) {
     const stderr = tail(run.stderr);
-    return { outcome: 'error', reason: `exited with code ${run.exit_code}${stderr ? `: ${stderr}` : ''}` };
+    return {
+      outcome: 'error',
+      reason: `exited with code ${run.exit_code}${stderr ? `: ${stderr}` : ''}`,
+    };
   }
   return undefined;
 }
@@ -49,14 +56,19 @@ function failureOf(run: HandlerRun, timeoutSeconds: number): { outcome: 'error' 
  * non-zero exit, a crash, a timeout, a non-2xx answer — allows, unless the handler says
  * `on_error: "deny"`, under which only an explicit allow lets the call through.
  */
-export function decidePre(run: HandlerRun, handler: { onError: OnError; timeoutSeconds: number }): PreDecision {
+export function decidePre(
+  run: HandlerRun,
+  handler: { onError: OnError; timeoutSeconds: number },
+): PreDecision {
   const failClosed = handler.onError === 'deny';
   const failure = failureOf(run, handler.timeoutSeconds);
   if (failure) {
     return {
       outcome: failure.outcome,
       blocks: failClosed,
-      reason: failClosed ? `hook failed (${failure.reason}) and its on_error is "deny"` : failure.reason,
+      reason: failClosed
+        ? `hook failed (${failure.reason}) and its on_error is "deny"`
+        : failure.reason,
     };
   }
   let answer: unknown;
@@ -68,9 +80,18 @@ export function decidePre(run: HandlerRun, handler: { onError: OnError; timeoutS
   if (answer !== null && typeof answer === 'object' && !Array.isArray(answer)) {
     const { decision, reason } = answer as { decision?: unknown; reason?: unknown };
     if (decision === 'deny') {
-      return { outcome: 'deny', blocks: true, reason: typeof reason === 'string' && reason !== '' ? reason : DEFAULT_DENY_REASON };
+      return {
+        outcome: 'deny',
+        blocks: true,
+        reason: typeof reason === 'string' && reason !== '' ? reason : DEFAULT_DENY_REASON,
+      };
     }
-    if (decision === 'allow') return { outcome: 'allow', blocks: false, reason: typeof reason === 'string' ? reason : null };
+    if (decision === 'allow')
+      return {
+        outcome: 'allow',
+        blocks: false,
+        reason: typeof reason === 'string' ? reason : null,
+      };
   }
   const shown = tail(run.stdout, 120);
   const what = shown === '' ? 'empty output' : `output is not a decision: ${JSON.stringify(shown)}`;
@@ -82,7 +103,10 @@ export function decidePre(run: HandlerRun, handler: { onError: OnError; timeoutS
 }
 
 /** A post hook cannot decide anything: it ends `ok`, `error` or `timeout` (SPEC §6). */
-export function decidePost(run: HandlerRun, handler: { timeoutSeconds: number }): { outcome: 'ok' | 'error' | 'timeout'; reason: string | null } {
+export function decidePost(
+  run: HandlerRun,
+  handler: { timeoutSeconds: number },
+): { outcome: 'ok' | 'error' | 'timeout'; reason: string | null } {
   const failure = failureOf(run, handler.timeoutSeconds);
   return failure ?? { outcome: 'ok', reason: null };
 }

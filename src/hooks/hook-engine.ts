@@ -4,7 +4,11 @@ import { decidePost, decidePre, type HandlerRun } from './decision.js';
 
 /** Runs one handler with the event JSON on its stdin (the sandbox agent, for `command` handlers). */
 export interface HandlerExecutor {
-  run(handler: HookHandler, stdin: string, env: Record<string, string>): Promise<HandlerRun & { duration_ms: number }>;
+  run(
+    handler: HookHandler,
+    stdin: string,
+    env: Record<string, string>,
+  ): Promise<HandlerRun & { duration_ms: number }>;
 }
 
 export interface HookCallContext {
@@ -26,7 +30,11 @@ interface MatchingHandler {
 }
 
 /** Every handler that fires for a tool, in order: groups in file order, rules, then handlers. */
-export function matchingHandlers(config: HooksConfig, event: HookEvent, toolName: string): MatchingHandler[] {
+export function matchingHandlers(
+  config: HooksConfig,
+  event: HookEvent,
+  toolName: string,
+): MatchingHandler[] {
   const out: MatchingHandler[] = [];
   for (const group of config.groups) {
     if (!group.enabled) continue;
@@ -83,7 +91,13 @@ export async function runPreHooks(
   for (const entry of matchingHandlers(config, 'pre_tool_execution', context.toolName)) {
     let record: HookRecord;
     if (blockedBy !== undefined) {
-      record = { ...baseRecord(context, 'pre_tool_execution', entry), outcome: 'skipped', reason: 'an earlier hook blocked the call', exit_code: null, duration_ms: 0 };
+      record = {
+        ...baseRecord(context, 'pre_tool_execution', entry),
+        outcome: 'skipped',
+        reason: 'an earlier hook blocked the call',
+        exit_code: null,
+        duration_ms: 0,
+      };
     } else {
       const run = await executor.run(entry.handler, stdin, env);
       const decision = decidePre(run, entry.handler);

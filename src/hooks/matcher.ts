@@ -24,7 +24,8 @@ function globHint(source: string): string | undefined {
   }
 }
 
-export type MatcherCompilation = { ok: true; matcher: ToolMatcher } | { ok: false; message: string };
+export type MatcherCompilation =
+  { ok: true; matcher: ToolMatcher } | { ok: false; message: string };
 
 /**
  * Compiles a matcher. An invalid RE2 expression (a shell glob such as `*_file`, an unbalanced `(`)
@@ -36,7 +37,10 @@ export function compileMatcher(source: string | undefined): MatcherCompilation {
   const pattern = source as string;
   try {
     const regex = RE2JS.compile(pattern);
-    return { ok: true, matcher: { source, matches: (toolName) => regex.matcher(toolName).matches() } };
+    return {
+      ok: true,
+      matcher: { source, matches: (toolName) => regex.matcher(toolName).matches() },
+    };
   } catch (error) {
     const reason = (error as Error).message.replace(/^error parsing regexp: /, '');
     const hint = globHint(pattern);

@@ -1,4 +1,12 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { HookRecord } from './types.js';
 
@@ -15,7 +23,13 @@ export type AuditEntry =
       reason: string | null;
       error?: string;
     }
-  | { kind: 'environment'; at: string; environment_id: string; event: 'created' | 'gates_replaced' | 'deleted'; detail?: unknown };
+  | {
+      kind: 'environment';
+      at: string;
+      environment_id: string;
+      event: 'created' | 'gates_replaced' | 'deleted';
+      detail?: unknown;
+    };
 
 export function auditLogPath(home: string, environmentId: string): string {
   return join(home, 'audit', `${environmentId}.jsonl`);

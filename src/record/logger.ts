@@ -8,7 +8,10 @@ export type { Logger };
  */
 export function createLogger(options: { level?: string; destination?: number } = {}): Logger {
   const level = options.level ?? process.env.HOOKBOX_LOG_LEVEL ?? 'warn';
-  return pino({ name: 'hookbox', level }, pino.destination({ dest: options.destination ?? 2, sync: true }));
+  return pino(
+    { name: 'hookbox', level },
+    pino.destination({ dest: options.destination ?? 2, sync: true }),
+  );
 }
 
 let shared: Logger | undefined;

@@ -1,5 +1,6 @@
 /** How one hook run ended (SPEC §8). `ok` is for post hooks, which cannot decide anything. */
-export type HookOutcome = 'allow' | 'deny' | 'error' | 'timeout' | 'unrecognized' | 'skipped' | 'ok';
+export type HookOutcome =
+  'allow' | 'deny' | 'error' | 'timeout' | 'unrecognized' | 'skipped' | 'ok';
 
 export type HookEvent = 'pre_tool_execution' | 'post_tool_execution';
 

@@ -42,7 +42,9 @@ export class AgentConnection {
    */
   request<T>(op: string, body: Record<string, unknown>, timeoutMs?: number): Promise<T> {
     if (this.lostReason !== undefined) {
-      return Promise.reject(new SystemError('sandbox_agent_lost', this.lostReason, { retryable: false }));
+      return Promise.reject(
+        new SystemError('sandbox_agent_lost', this.lostReason, { retryable: false }),
+      );
     }
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
@@ -52,9 +54,13 @@ export class AgentConnection {
           : setTimeout(() => {
               this.pending.delete(id);
               reject(
-                new SystemError('timeout', `the sandbox agent did not answer ${op} within ${timeoutMs} ms`, {
-                  details: { containerId: this.containerId },
-                }),
+                new SystemError(
+                  'timeout',
+                  `the sandbox agent did not answer ${op} within ${timeoutMs} ms`,
+                  {
+                    details: { containerId: this.containerId },
+                  },
+                ),
               );
             }, timeoutMs);
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject, timer });
@@ -68,7 +74,10 @@ export class AgentConnection {
     try {
       message = JSON.parse(line);
     } catch {
-      this.logger.warn({ containerId: this.containerId, line: line.slice(0, 200) }, 'unparseable line from sandbox agent');
+      this.logger.warn(
+        { containerId: this.containerId, line: line.slice(0, 200) },
+        'unparseable line from sandbox agent',
+      );
       return;
     }
     const pending = message.id === undefined ? undefined : this.pending.get(message.id);
@@ -76,7 +85,10 @@ export class AgentConnection {
     this.pending.delete(message.id as number);
     if (pending.timer) clearTimeout(pending.timer);
     if (message.ok) pending.resolve(message.result);
-    else pending.reject(new SystemError('sandbox_failed', `sandbox agent: ${message.error ?? 'unknown error'}`));
+    else
+      pending.reject(
+        new SystemError('sandbox_failed', `sandbox agent: ${message.error ?? 'unknown error'}`),
+      );
   }
 
   /** Marks the stream dead and fails every request in flight with the reason. */

@@ -67,5 +67,10 @@ export interface ContainerClient {
   removeContainer(id: string): Promise<void>;
   listContainers(labelFilter: string[]): Promise<ContainerSummary[]>;
   listVolumes(labelFilter: string[]): Promise<VolumeSummary[]>;
-  buildImage(context: Buffer, tag: string, buildArgs: Record<string, string>, labels: Record<string, string>): Promise<void>;
+  buildImage(
+    context: Buffer,
+    tag: string,
+    buildArgs: Record<string, string>,
+    labels: Record<string, string>,
+  ): Promise<void>;
 }

@@ -22,7 +22,8 @@ function engineError(action: string, error: unknown): SystemError {
     );
   }
   const status = (error as { statusCode?: number }).statusCode;
-  const message = (error as { json?: { message?: string } }).json?.message ?? (error as Error).message;
+  const message =
+    (error as { json?: { message?: string } }).json?.message ?? (error as Error).message;
   return new SystemError('sandbox_failed', `Docker engine refused to ${action}: ${message}`, {
     details: status === undefined ? {} : { status },
     cause: error,
@@ -44,14 +45,24 @@ export class DockerContainerClient implements ContainerClient {
     this.docker = docker ?? new Docker();
   }
 
-  private async call<T>(action: string, context: Record<string, unknown>, run: () => Promise<T>): Promise<T> {
+  private async call<T>(
+    action: string,
+    context: Record<string, unknown>,
+    run: () => Promise<T>,
+  ): Promise<T> {
     const started = performance.now();
     try {
       const result = await run();
-      this.logger.debug({ ...context, action, durationMs: Math.round(performance.now() - started) }, 'engine call');
+      this.logger.debug(
+        { ...context, action, durationMs: Math.round(performance.now() - started) },
+        'engine call',
+      );
       return result;
     } catch (error) {
-      this.logger.debug({ ...context, action, error: (error as Error).message }, 'engine call failed');
+      this.logger.debug(
+        { ...context, action, error: (error as Error).message },
+        'engine call failed',
+      );
       throw engineError(action, error);
     }
   }
@@ -71,12 +82,16 @@ export class DockerContainerClient implements ContainerClient {
   }
 
   async createVolume(name: string, labels: Record<string, string>): Promise<void> {
-    await this.call('create volume', { volume: name }, () => this.docker.createVolume({ Name: name, Labels: labels }));
+    await this.call('create volume', { volume: name }, () =>
+      this.docker.createVolume({ Name: name, Labels: labels }),
+    );
   }
 
   async removeVolume(name: string): Promise<void> {
     try {
-      await this.call('remove volume', { volume: name }, () => this.docker.getVolume(name).remove({ force: true }));
+      await this.call('remove volume', { volume: name }, () =>
+        this.docker.getVolume(name).remove({ force: true }),
+      );
     } catch (error) {
       if (isNotFound((error as SystemError).cause)) return;
       throw error;
@@ -138,12 +153,16 @@ export class DockerContainerClient implements ContainerClient {
   }
 
   async startContainer(id: string): Promise<void> {
-    await this.call('start container', { containerId: id }, () => this.docker.getContainer(id).start());
+    await this.call('start container', { containerId: id }, () =>
+      this.docker.getContainer(id).start(),
+    );
   }
 
   async attach(id: string): Promise<AttachedStdio> {
     const stream = (await this.call('attach', { containerId: id }, () =>
-      this.docker.getContainer(id).attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true }),
+      this.docker
+        .getContainer(id)
+        .attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true }),
     )) as NodeJS.ReadWriteStream & { destroy(): void };
     const stdout = new PassThrough();
     const stderr = new PassThrough();
@@ -211,7 +230,10 @@ export class DockerContainerClient implements ContainerClient {
     const list = await this.call('list volumes', { labelFilter }, () =>
       this.docker.listVolumes({ filters: { label: labelFilter } }),
     );
-    return (list.Volumes ?? []).map((volume) => ({ name: volume.Name, labels: volume.Labels ?? {} }));
+    return (list.Volumes ?? []).map((volume) => ({
+      name: volume.Name,
+      labels: volume.Labels ?? {},
+    }));
   }
 
   async buildImage(
@@ -221,17 +243,23 @@ export class DockerContainerClient implements ContainerClient {
     labels: Record<string, string>,
   ): Promise<void> {
     await this.call('build image', { tag }, async () => {
-      const stream = await this.docker.buildImage(Readable.from([context]) as unknown as NodeJS.ReadableStream, {
-        t: tag,
-        buildargs: buildArgs,
-        labels,
-        rm: true,
-        forcerm: true,
-      });
+      const stream = await this.docker.buildImage(
+        Readable.from([context]) as unknown as NodeJS.ReadableStream,
+        {
+          t: tag,
+          buildargs: buildArgs,
+          labels,
+          rm: true,
+          forcerm: true,
+        },
+      );
       await new Promise<void>((resolve, reject) => {
         this.docker.modem.followProgress(
           stream,
-          (error: Error | null, events: { error?: string; errorDetail?: { message?: string } }[]) => {
+          (
+            error: Error | null,
+            events: { error?: string; errorDetail?: { message?: string } }[],
+          ) => {
             const failed = events?.find((event) => event.error);
             if (error) reject(error);
             else if (failed) reject(new Error(failed.errorDetail?.message ?? failed.error));

@@ -8,7 +8,10 @@ import type { ContainerClient } from './container-client.js';
  * Makes sure a Docker engine answers; where none does, runs scripts/ensure-engine.sh, which installs
  * Debian's docker.io if needed and starts dockerd detached, then waits for it.
  */
-export async function ensureEngine(client: ContainerClient, options: { quiet?: boolean } = {}): Promise<void> {
+export async function ensureEngine(
+  client: ContainerClient,
+  options: { quiet?: boolean } = {},
+): Promise<void> {
   try {
     await client.ping();
     return;
@@ -22,7 +25,10 @@ export async function ensureEngine(client: ContainerClient, options: { quiet?: b
     stdio: ['ignore', 'inherit', options.quiet ? 'pipe' : 'inherit'],
   });
   if (run.exitCode !== 0) {
-    throw new SystemError('engine_unavailable', `could not start a Docker engine: ${String(run.stderr ?? '').trim() || `exit ${run.exitCode}`}`);
+    throw new SystemError(
+      'engine_unavailable',
+      `could not start a Docker engine: ${String(run.stderr ?? '').trim() || `exit ${run.exitCode}`}`,
+    );
   }
   await client.ping();
 }

@@ -19,7 +19,12 @@ function imageInputs(): { path: string; data: Buffer; mode: number }[] {
       const full = join(folder, name);
       const info = statSync(full);
       if (info.isDirectory()) walk(full);
-      else files.push({ path: relative(dir, full), data: readFileSync(full), mode: info.mode & 0o777 });
+      else
+        files.push({
+          path: relative(dir, full),
+          data: readFileSync(full),
+          mode: info.mode & 0o777,
+        });
     }
   };
   walk(dir);
@@ -43,14 +48,17 @@ export interface ImageTags {
 /** The tags the current inputs give; a change to any input gives a new tag, hence a rebuild. */
 export function imageTags(): ImageTags {
   const inputs = imageInputs();
-  const baseInputs = inputs.filter((file) => file.path === 'base-packages.txt' || file.path === 'build-base.sh');
+  const baseInputs = inputs.filter(
+    (file) => file.path === 'base-packages.txt' || file.path === 'build-base.sh',
+  );
   const base = `hookbox/base:bookworm-${hashOf(baseInputs)}`;
   return { base, sandbox: `hookbox/sandbox:${hashOf(inputs, base)}` };
 }
 
 async function tarOf(files: { path: string; data: Buffer; mode: number }[]): Promise<Buffer> {
   const archive = pack();
-  for (const file of files) archive.entry({ name: file.path, mode: file.mode, mtime: new Date(0) }, file.data);
+  for (const file of files)
+    archive.entry({ name: file.path, mode: file.mode, mtime: new Date(0) }, file.data);
   archive.finalize();
   const chunks: Buffer[] = [];
   for await (const chunk of archive) chunks.push(chunk as Buffer);
@@ -65,7 +73,10 @@ export interface ImageStatus {
 
 export async function imageStatus(client: ContainerClient): Promise<ImageStatus> {
   const tags = imageTags();
-  const [base, sandbox] = await Promise.all([client.imageLabels(tags.base), client.imageLabels(tags.sandbox)]);
+  const [base, sandbox] = await Promise.all([
+    client.imageLabels(tags.base),
+    client.imageLabels(tags.sandbox),
+  ]);
   return { tags, basePresent: base !== undefined, sandboxPresent: sandbox !== undefined };
 }
 
@@ -84,23 +95,37 @@ export async function ensureImage(
   if (status.sandboxPresent) return tags.sandbox;
   const progress = options.onProgress ?? (() => {});
   if (!status.basePresent) {
-    progress(`building base image ${tags.base} from Debian's packages (debootstrap, about a minute)`);
+    progress(
+      `building base image ${tags.base} from Debian's packages (debootstrap, about a minute)`,
+    );
     const script = join(packageRoot(), 'sandbox-image', 'build-base.sh');
     const run = await execa('bash', [script, tags.base], { reject: false, all: true });
     if (run.exitCode !== 0) {
-      throw new SystemError('image_build_failed', `building the base image failed:\n${String(run.all ?? '').slice(-4000)}`);
+      throw new SystemError(
+        'image_build_failed',
+        `building the base image failed:\n${String(run.all ?? '').slice(-4000)}`,
+      );
     }
   }
   progress(`building sandbox image ${tags.sandbox}`);
   logger.info({ image: tags.sandbox }, 'building sandbox image');
   const context = await tarOf(imageInputs());
   try {
-    await client.buildImage(context, tags.sandbox, { BASE_IMAGE: tags.base }, {
-      [LABEL_MANAGED]: 'true',
-      [LABEL_IMAGE_INPUTS]: tags.sandbox.split(':')[1]!,
-    });
+    await client.buildImage(
+      context,
+      tags.sandbox,
+      { BASE_IMAGE: tags.base },
+      {
+        [LABEL_MANAGED]: 'true',
+        [LABEL_IMAGE_INPUTS]: tags.sandbox.split(':')[1]!,
+      },
+    );
   } catch (error) {
-    throw new SystemError('image_build_failed', `building ${tags.sandbox} failed: ${(error as Error).message}`, { cause: error });
+    throw new SystemError(
+      'image_build_failed',
+      `building ${tags.sandbox} failed: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
   return tags.sandbox;
 }

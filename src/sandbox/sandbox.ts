@@ -4,7 +4,12 @@ import type { Logger } from '../record/logger.js';
 import { AgentConnection } from './agent-connection.js';
 import type { ContainerClient, SandboxContainerSpec } from './container-client.js';
 import { ownershipLabels, type ResourceRole } from './labels.js';
-import { AGENT_CAPABILITIES, SANDBOX_DEFAULTS, SANDBOX_PATHS, type SandboxOptions } from './sandbox-options.js';
+import {
+  AGENT_CAPABILITIES,
+  SANDBOX_DEFAULTS,
+  SANDBOX_PATHS,
+  type SandboxOptions,
+} from './sandbox-options.js';
 import { sourceArchive, TOOL_GID, TOOL_UID } from './source-archive.js';
 
 /** The controller process that owns what it makes (labels), so orphans can be told apart. */
@@ -56,17 +61,39 @@ export class Sandbox {
         image: params.image,
         labels: ownershipLabels(environmentId, 'sandbox', controller),
         mounts: [
-          { volume: volumeName(environmentId, 'workspace'), target: SANDBOX_PATHS.workspace, readOnly: false },
-          { volume: volumeName(environmentId, 'agents'), target: SANDBOX_PATHS.agents, readOnly: true },
+          {
+            volume: volumeName(environmentId, 'workspace'),
+            target: SANDBOX_PATHS.workspace,
+            readOnly: false,
+          },
+          {
+            volume: volumeName(environmentId, 'agents'),
+            target: SANDBOX_PATHS.agents,
+            readOnly: true,
+          },
           // The same gates, read-only, where a relative `.agents/...` from cwd /workspace points, so
           // tool code cannot shadow them with files of its own.
-          { volume: volumeName(environmentId, 'agents'), target: SANDBOX_PATHS.agentsMirror, readOnly: true },
-          { volume: volumeName(environmentId, 'agents'), target: SANDBOX_PATHS.agentsWritable, readOnly: false },
-          { volume: volumeName(environmentId, 'state'), target: SANDBOX_PATHS.stateDir, readOnly: false },
+          {
+            volume: volumeName(environmentId, 'agents'),
+            target: SANDBOX_PATHS.agentsMirror,
+            readOnly: true,
+          },
+          {
+            volume: volumeName(environmentId, 'agents'),
+            target: SANDBOX_PATHS.agentsWritable,
+            readOnly: false,
+          },
+          {
+            volume: volumeName(environmentId, 'state'),
+            target: SANDBOX_PATHS.stateDir,
+            readOnly: false,
+          },
         ],
         // Docker leaves these two writable even with a read-only root (SPEC §2).
         readOnlyTmpfs: ['/dev/shm', '/dev/mqueue'],
-        writableTmpfs: options.writableTmp ? [{ target: '/tmp', sizeMb: options.writableTmpMb }] : [],
+        writableTmpfs: options.writableTmp
+          ? [{ target: '/tmp', sizeMb: options.writableTmpMb }]
+          : [],
         memoryMb: options.memoryMb,
         cpus: options.cpus,
         pidsLimit: options.pidsLimit,
@@ -83,7 +110,10 @@ export class Sandbox {
       logger.info({ environmentId, containerId }, 'environment ready');
       return new Sandbox(environmentId, containerId, agent, client, logger);
     } catch (error) {
-      logger.warn({ environmentId, error: (error as Error).message }, 'environment creation failed; removing what was made');
+      logger.warn(
+        { environmentId, error: (error as Error).message },
+        'environment creation failed; removing what was made',
+      );
       if (made.containerId) await client.removeContainer(made.containerId).catch(() => {});
       for (const volume of made.volumes) await client.removeVolume(volume).catch(() => {});
       throw error;
@@ -91,20 +121,36 @@ export class Sandbox {
   }
 
   /** Copies sources into the volumes: workspace files owned by the tool user, gates by root. */
-  private static async inject(client: ContainerClient, containerId: string, sources: PlacedSource[]): Promise<void> {
+  private static async inject(
+    client: ContainerClient,
+    containerId: string,
+    sources: PlacedSource[],
+  ): Promise<void> {
     const workspace = sources.filter((source) => source.area === 'workspace');
     const agents = sources.filter((source) => source.area === 'agents');
     if (workspace.length > 0) {
-      await client.putArchive(containerId, SANDBOX_PATHS.workspace, await sourceArchive(workspace, { uid: TOOL_UID, gid: TOOL_GID }));
+      await client.putArchive(
+        containerId,
+        SANDBOX_PATHS.workspace,
+        await sourceArchive(workspace, { uid: TOOL_UID, gid: TOOL_GID }),
+      );
     }
     if (agents.length > 0) {
-      await client.putArchive(containerId, SANDBOX_PATHS.agentsWritable, await sourceArchive(agents, { uid: 0, gid: 0 }));
+      await client.putArchive(
+        containerId,
+        SANDBOX_PATHS.agentsWritable,
+        await sourceArchive(agents, { uid: 0, gid: 0 }),
+      );
     }
   }
 
   /** Adds workspace sources to a running environment. */
   async addWorkspaceSources(sources: PlacedSource[]): Promise<void> {
-    await Sandbox.inject(this.client, this.containerId, sources.filter((source) => source.area === 'workspace'));
+    await Sandbox.inject(
+      this.client,
+      this.containerId,
+      sources.filter((source) => source.area === 'workspace'),
+    );
   }
 
   /**
@@ -113,7 +159,11 @@ export class Sandbox {
    */
   async replaceAgents(sources: PlacedSource[]): Promise<void> {
     await this.agent.request('reset_agents', {}, 30_000);
-    await Sandbox.inject(this.client, this.containerId, sources.filter((source) => source.area === 'agents'));
+    await Sandbox.inject(
+      this.client,
+      this.containerId,
+      sources.filter((source) => source.area === 'agents'),
+    );
   }
 
   /** Sends one request to the sandbox agent; a lost agent becomes an error that says what happened. */
@@ -121,7 +171,10 @@ export class Sandbox {
     try {
       return await this.agent.request<T>(op, body, answerTimeoutMs);
     } catch (error) {
-      if (error instanceof SystemError && (error.code === 'sandbox_agent_lost' || error.code === 'timeout')) {
+      if (
+        error instanceof SystemError &&
+        (error.code === 'sandbox_agent_lost' || error.code === 'timeout')
+      ) {
         throw await this.explainLoss(error);
       }
       throw error;
@@ -133,13 +186,18 @@ export class Sandbox {
     let what: string;
     if (state === undefined) what = 'its container was removed';
     else if (state.oomKilled) what = 'its container ran out of memory and was killed';
-    else if (!state.running) what = `its container stopped (${state.status}, exit code ${state.exitCode})`;
+    else if (!state.running)
+      what = `its container stopped (${state.status}, exit code ${state.exitCode})`;
     else return error;
     this.agent.lose(what);
-    return new SystemError('environment_lost', `environment ${this.environmentId} is gone: ${what}`, {
-      details: { environment_id: this.environmentId },
-      cause: error,
-    });
+    return new SystemError(
+      'environment_lost',
+      `environment ${this.environmentId} is gone: ${what}`,
+      {
+        details: { environment_id: this.environmentId },
+        cause: error,
+      },
+    );
   }
 
   /** Removes the container and its volumes. Safe to call twice. */
@@ -149,6 +207,9 @@ export class Sandbox {
     for (const role of ['workspace', 'agents', 'state'] as const) {
       await this.client.removeVolume(volumeName(this.environmentId, role));
     }
-    this.logger.info({ environmentId: this.environmentId, containerId: this.containerId }, 'environment removed');
+    this.logger.info(
+      { environmentId: this.environmentId, containerId: this.containerId },
+      'environment removed',
+    );
   }
 }

@@ -9,7 +9,10 @@ export const TOOL_GID = 1000;
  * A tar of sources for one area, with every parent folder as an explicit entry so that Docker
  * creates it with the right owner (folders it creates on its own would belong to root).
  */
-export async function sourceArchive(sources: PlacedSource[], owner: { uid: number; gid: number }): Promise<Buffer> {
+export async function sourceArchive(
+  sources: PlacedSource[],
+  owner: { uid: number; gid: number },
+): Promise<Buffer> {
   const archive = pack();
   const folders = new Set<string>();
   for (const source of sources) {
@@ -18,11 +21,24 @@ export async function sourceArchive(sources: PlacedSource[], owner: { uid: numbe
   }
   const mtime = new Date();
   for (const folder of [...folders].sort()) {
-    archive.entry({ name: `${folder}/`, type: 'directory', mode: 0o755, uid: owner.uid, gid: owner.gid, mtime });
+    archive.entry({
+      name: `${folder}/`,
+      type: 'directory',
+      mode: 0o755,
+      uid: owner.uid,
+      gid: owner.gid,
+      mtime,
+    });
   }
   for (const source of sources) {
     archive.entry(
-      { name: source.path, mode: source.executable ? 0o755 : 0o644, uid: owner.uid, gid: owner.gid, mtime },
+      {
+        name: source.path,
+        mode: source.executable ? 0o755 : 0o644,
+        uid: owner.uid,
+        gid: owner.gid,
+        mtime,
+      },
       Buffer.from(source.content, 'utf8'),
     );
   }

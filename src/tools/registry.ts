@@ -37,8 +37,11 @@ export function resolveToolCall(
   }
   const parsed = tool.args.safeParse(call.args ?? {});
   if (!parsed.success) {
-    const problems = describeIssues(parsed.error.issues).map(
-      (problem) => `tool_call.args.${problem.path === '(top level)' ? '' : problem.path}: ${problem.message}`.replace('args.:', 'args:'),
+    const problems = describeIssues(parsed.error.issues).map((problem) =>
+      `tool_call.args.${problem.path === '(top level)' ? '' : problem.path}: ${problem.message}`.replace(
+        'args.:',
+        'args:',
+      ),
     );
     throw new UserError('invalid_tool_call', `${call.name}: ${problems.join('; ')}`, {
       details: { field: `tool_call.args`, problems },

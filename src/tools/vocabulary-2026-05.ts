@@ -14,7 +14,8 @@ function codeExecutionError(result: ToolResult): string | undefined {
   const parts: string[] = [];
   if (typeof result.stderr === 'string' && result.stderr !== '') parts.push(result.stderr);
   if (result.timed_out === true) parts.push('timed out');
-  else if (typeof result.exit_code === 'number' && result.exit_code !== 0) parts.push(`exit code ${result.exit_code}`);
+  else if (typeof result.exit_code === 'number' && result.exit_code !== 0)
+    parts.push(`exit code ${result.exit_code}`);
   return parts.length > 0 ? parts.join('\n') : undefined;
 }
 
@@ -46,7 +47,9 @@ const codeExecution: ToolDefinition<{ code: string; language?: 'bash' | 'python'
   description: 'Run bash, sh or python code in the sandbox; cwd /workspace.',
   args: z.strictObject({
     code: z.string({ error: 'must be a string' }),
-    language: z.enum(['bash', 'python', 'sh'], { error: 'must be "bash", "python" or "sh"' }).optional(),
+    language: z
+      .enum(['bash', 'python', 'sh'], { error: 'must be "bash", "python" or "sh"' })
+      .optional(),
   }),
   request: (args, settings: ToolRunSettings) => ({
     op: 'run_code',
@@ -72,12 +75,20 @@ const codeExecution: ToolDefinition<{ code: string; language?: 'bash' | 'python'
 /** The tools of the Gemini `antigravity-preview-05-2026` agent (SPEC §5). */
 export const VOCABULARY_2026_05 = [
   codeExecution,
-  fileTool('read_file', 'Read a UTF-8 text file; relative paths are under /workspace.', z.strictObject({ path })),
+  fileTool(
+    'read_file',
+    'Read a UTF-8 text file; relative paths are under /workspace.',
+    z.strictObject({ path }),
+  ),
   fileTool(
     'write_file',
     'Write a UTF-8 text file (parent folders are made); relative paths are under /workspace.',
     z.strictObject({ path, content: z.string({ error: 'must be a string' }) }),
   ),
-  fileTool('list_files', 'List a folder: name, type and size of each entry.', z.strictObject({ path })),
+  fileTool(
+    'list_files',
+    'List a folder: name, type and size of each entry.',
+    z.strictObject({ path }),
+  ),
   fileTool('delete_file', 'Delete a file (not a folder).', z.strictObject({ path })),
 ] as ToolDefinition[];

@@ -7,10 +7,16 @@ import { DockerContainerClient } from '../../src/sandbox/docker-container-client
 import { LABEL_CONTROLLER_PID, LABEL_MANAGED } from '../../src/sandbox/labels.js';
 
 /** Runs the CLI in this process and captures what it prints. */
-export async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function cli(
+  ...argv: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const code = await main(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), isTty: false });
+  const code = await main(argv, {
+    stdout: (t) => (stdout += t),
+    stderr: (t) => (stderr += t),
+    isTty: false,
+  });
   return { code, stdout, stderr };
 }
 
@@ -29,13 +35,23 @@ const client = new DockerContainerClient(defaultLogger());
 /** Containers and volumes made by controllers in this process (other test files run in others). */
 export async function ownResources(): Promise<{ containers: number; volumes: number }> {
   const filter = [`${LABEL_MANAGED}=true`, `${LABEL_CONTROLLER_PID}=${process.pid}`];
-  const [containers, volumes] = await Promise.all([client.listContainers(filter), client.listVolumes(filter)]);
+  const [containers, volumes] = await Promise.all([
+    client.listContainers(filter),
+    client.listVolumes(filter),
+  ]);
   return { containers: containers.length, volumes: volumes.length };
 }
 
 export const GEMINI_HOOKS = JSON.stringify({
   'security-gate': {
-    pre_tool_execution: [{ matcher: 'code_execution', hooks: [{ type: 'command', command: 'python3 /.agents/hooks-scripts/gate.py', timeout: 10 }] }],
+    pre_tool_execution: [
+      {
+        matcher: 'code_execution',
+        hooks: [
+          { type: 'command', command: 'python3 /.agents/hooks-scripts/gate.py', timeout: 10 },
+        ],
+      },
+    ],
   },
 });
 

@@ -45,9 +45,21 @@ for (const onError of ['allow', 'deny'] as const) {
   describe(`every decision case of SPEC §6 with on_error "${onError}"`, () => {
     let environment: Environment;
     const ready = (async () => {
-      const made = await (await controller()).createEnvironment({
+      const made = await (
+        await controller()
+      ).createEnvironment({
         sources: [
-          hooksJson({ gate: { pre_tool_execution: [rule('code_execution', { command: 'python3 /.agents/gate.py', timeout: 1, on_error: onError })] } }),
+          hooksJson({
+            gate: {
+              pre_tool_execution: [
+                rule('code_execution', {
+                  command: 'python3 /.agents/gate.py',
+                  timeout: 1,
+                  on_error: onError,
+                }),
+              ],
+            },
+          }),
           inline('.agents/gate.py', GATE),
         ],
       });
@@ -58,7 +70,10 @@ for (const onError of ['allow', 'deny'] as const) {
     it.each(CASES)('$name', async (testCase) => {
       await ready;
       const started = Date.now();
-      const outcome = await environment.call({ name: 'code_execution', args: { code: `echo ran #case:${testCase.name}`, language: 'bash' } });
+      const outcome = await environment.call({
+        name: 'code_execution',
+        args: { code: `echo ran #case:${testCase.name}`, language: 'bash' },
+      });
       const blocked = onError === 'deny' ? testCase.blockedFailClosed : testCase.blockedByDefault;
       expect(outcome.blocked).toBe(blocked);
       expect(outcome.hooks).toHaveLength(1);

@@ -9,5 +9,7 @@ export default async function setup(): Promise<void> {
   const logger = defaultLogger();
   const client = new DockerContainerClient(logger);
   await ensureEngine(client, { quiet: true });
-  await ensureImage(client, logger, { onProgress: (message) => process.stderr.write(`[hookbox] ${message}\n`) });
+  await ensureImage(client, logger, {
+    onProgress: (message) => process.stderr.write(`[hookbox] ${message}\n`),
+  });
 }

@@ -33,10 +33,15 @@ export function hooksJson(config: unknown): InlineSource {
 }
 
 /** A rule with one command handler per command given. */
-export function rule(matcher: string | undefined, ...commands: (string | { command: string; timeout?: number; on_error?: 'allow' | 'deny' })[]) {
+export function rule(
+  matcher: string | undefined,
+  ...commands: (string | { command: string; timeout?: number; on_error?: 'allow' | 'deny' })[]
+) {
   return {
     ...(matcher === undefined ? {} : { matcher }),
-    hooks: commands.map((command) => (typeof command === 'string' ? { type: 'command', command } : { type: 'command', ...command })),
+    hooks: commands.map((command) =>
+      typeof command === 'string' ? { type: 'command', command } : { type: 'command', ...command },
+    ),
   };
 }
 
@@ -54,4 +59,7 @@ export async function withEnvironment<T>(
   }
 }
 
-export const bash = (code: string) => ({ name: 'code_execution', args: { code, language: 'bash' } });
+export const bash = (code: string) => ({
+  name: 'code_execution',
+  args: { code, language: 'bash' },
+});

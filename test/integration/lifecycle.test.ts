@@ -14,19 +14,42 @@ const controller = useController();
 const docker = (...args: string[]) => execFileSync('docker', args).toString().trim();
 const resourcesOf = (environmentId: string) => ({
   containers: docker('ps', '-aq', '--filter', `label=dev.hookbox.environment=${environmentId}`),
-  volumes: docker('volume', 'ls', '-q', '--filter', `label=dev.hookbox.environment=${environmentId}`),
+  volumes: docker(
+    'volume',
+    'ls',
+    '-q',
+    '--filter',
+    `label=dev.hookbox.environment=${environmentId}`,
+  ),
 });
 
 describe('environment lifecycle', () => {
   it('labels its container and three volumes, and deleting removes them all', async () => {
-    const environment = await (await controller()).createEnvironment({ sources: [inline('workspace/a.txt', 'a')] });
+    const environment = await (
+      await controller()
+    ).createEnvironment({ sources: [inline('workspace/a.txt', 'a')] });
     const made = resourcesOf(environment.id);
     expect(made.containers.split('\n')).toHaveLength(1);
-    expect(made.volumes.split('\n').sort()).toEqual(['agents', 'state', 'workspace'].map((role) => `hookbox-${environment.id}-${role}`));
-    const labels = JSON.parse(docker('inspect', '--format', '{{json .Config.Labels}}', made.containers));
-    expect(labels).toMatchObject({ 'dev.hookbox.managed': 'true', 'dev.hookbox.environment': environment.id, 'dev.hookbox.role': 'sandbox' });
+    expect(made.volumes.split('\n').sort()).toEqual(
+      ['agents', 'state', 'workspace'].map((role) => `hookbox-${environment.id}-${role}`),
+    );
+    const labels = JSON.parse(
+      docker('inspect', '--format', '{{json .Config.Labels}}', made.containers),
+    );
+    expect(labels).toMatchObject({
+      'dev.hookbox.managed': 'true',
+      'dev.hookbox.environment': environment.id,
+      'dev.hookbox.role': 'sandbox',
+    });
     const host = JSON.parse(docker('inspect', '--format', '{{json .HostConfig}}', made.containers));
-    expect(host).toMatchObject({ ReadonlyRootfs: true, CapDrop: ['ALL'], NetworkMode: 'none', PidsLimit: 256, Memory: 1024 * 1024 * 1024, NanoCpus: 1e9 });
+    expect(host).toMatchObject({
+      ReadonlyRootfs: true,
+      CapDrop: ['ALL'],
+      NetworkMode: 'none',
+      PidsLimit: 256,
+      Memory: 1024 * 1024 * 1024,
+      NanoCpus: 1e9,
+    });
     expect(host.SecurityOpt).toContain('no-new-privileges:true');
     await environment.delete();
     expect(resourcesOf(environment.id)).toEqual({ containers: '', volumes: '' });
@@ -47,8 +70,14 @@ describe('environment lifecycle', () => {
         return client.createContainer(spec);
       },
     });
-    const c = await Controller.start({ client: spy, logger, home: mkdtempSync(join(tmpdir(), 'hookbox-')) });
-    await expect(c.createEnvironment({ sources: [inline('workspace/a', 'x')] })).rejects.toThrow('injected start failure');
+    const c = await Controller.start({
+      client: spy,
+      logger,
+      home: mkdtempSync(join(tmpdir(), 'hookbox-')),
+    });
+    await expect(c.createEnvironment({ sources: [inline('workspace/a', 'x')] })).rejects.toThrow(
+      'injected start failure',
+    );
     expect(madeFor).toMatch(/^env_/);
     expect(resourcesOf(madeFor!)).toEqual({ containers: '', volumes: '' });
   });
@@ -56,28 +85,69 @@ describe('environment lifecycle', () => {
   it('invalid sources and hooks.json are refused before any container is made', async () => {
     const c = await controller();
     const before = docker('ps', '-aq', '--filter', `label=dev.hookbox.controller=${c.identity.id}`);
-    await expect(c.createEnvironment({ sources: [inline('workspace/../x', '')] })).rejects.toBeInstanceOf(UserError);
-    await expect(c.createEnvironment({ sources: [hooksJson({ g: { pre_tool_execution: [rule('*_file', 'true')] } })] })).rejects.toThrow(/did you mean/);
-    expect(docker('ps', '-aq', '--filter', `label=dev.hookbox.controller=${c.identity.id}`)).toBe(before);
+    await expect(
+      c.createEnvironment({ sources: [inline('workspace/../x', '')] }),
+    ).rejects.toBeInstanceOf(UserError);
+    await expect(
+      c.createEnvironment({
+        sources: [hooksJson({ g: { pre_tool_execution: [rule('*_file', 'true')] } })],
+      }),
+    ).rejects.toThrow(/did you mean/);
+    expect(docker('ps', '-aq', '--filter', `label=dev.hookbox.controller=${c.identity.id}`)).toBe(
+      before,
+    );
   });
 });
 
 describe('replacing the gates of a live environment (SPEC §3)', () => {
-  const denyAll = (reason: string) => hooksJson({ g: { pre_tool_execution: [rule('code_execution', `echo '{"decision": "deny", "reason": "${reason}"}'`)] } });
+  const denyAll = (reason: string) =>
+    hooksJson({
+      g: {
+        pre_tool_execution: [
+          rule('code_execution', `echo '{"decision": "deny", "reason": "${reason}"}'`),
+        ],
+      },
+    });
 
   it('swaps to the new gates, adds workspace files, and refuses an invalid update leaving the old gates', async () => {
-    const environment = await (await controller()).createEnvironment({ sources: [denyAll('old gate'), inline('.agents/old-script.sh', '#!/bin/sh\n')] });
+    const environment = await (
+      await controller()
+    ).createEnvironment({
+      sources: [denyAll('old gate'), inline('.agents/old-script.sh', '#!/bin/sh\n')],
+    });
     try {
-      expect((await environment.call({ name: 'code_execution', args: { code: 'true' } })).reason).toBe('old gate');
-      await environment.addSources(placeSources([denyAll('new gate'), inline('workspace/added.txt', 'added')]));
+      expect(
+        (await environment.call({ name: 'code_execution', args: { code: 'true' } })).reason,
+      ).toBe('old gate');
+      await environment.addSources(
+        placeSources([denyAll('new gate'), inline('workspace/added.txt', 'added')]),
+      );
       const after = await environment.call({ name: 'code_execution', args: { code: 'true' } });
       expect(after.reason).toBe('new gate');
-      expect((await environment.call({ name: 'read_file', args: { path: 'added.txt' } })).result).toEqual({ content: 'added' });
+      expect(
+        (await environment.call({ name: 'read_file', args: { path: 'added.txt' } })).result,
+      ).toEqual({ content: 'added' });
       const listing = await environment.call({ name: 'list_files', args: { path: '/.agents' } });
-      expect((listing.result!.entries as { name: string }[]).map((entry) => entry.name)).toEqual(['hooks.json']);
-      await expect(environment.addSources(placeSources([inline('.agents/hooks.json', '{"g": {"pre_tool_execution": [{"matcher": "(", "hooks": []}]}}')]))).rejects.toThrow(/not a valid RE2/);
-      expect((await environment.call({ name: 'code_execution', args: { code: 'true' } })).reason).toBe('new gate');
-      expect((await environment.call({ name: 'read_file', args: { path: '/.agents/hooks.json' } })).result?.content).toContain('new gate');
+      expect((listing.result!.entries as { name: string }[]).map((entry) => entry.name)).toEqual([
+        'hooks.json',
+      ]);
+      await expect(
+        environment.addSources(
+          placeSources([
+            inline(
+              '.agents/hooks.json',
+              '{"g": {"pre_tool_execution": [{"matcher": "(", "hooks": []}]}}',
+            ),
+          ]),
+        ),
+      ).rejects.toThrow(/not a valid RE2/);
+      expect(
+        (await environment.call({ name: 'code_execution', args: { code: 'true' } })).reason,
+      ).toBe('new gate');
+      expect(
+        (await environment.call({ name: 'read_file', args: { path: '/.agents/hooks.json' } }))
+          .result?.content,
+      ).toContain('new gate');
     } finally {
       await environment.delete();
     }
@@ -85,18 +155,36 @@ describe('replacing the gates of a live environment (SPEC §3)', () => {
 
   it('a call in flight sees the old gates or the new ones, never a mix', async () => {
     const twoHandlers = (tag: string) =>
-      hooksJson({ g: { pre_tool_execution: [rule('code_execution', `echo '{"decision": "allow", "reason": "${tag}-1"}'`, `echo '{"decision": "allow", "reason": "${tag}-2"}'`)] } });
-    const environment = await (await controller()).createEnvironment({ sources: [twoHandlers('old')] });
+      hooksJson({
+        g: {
+          pre_tool_execution: [
+            rule(
+              'code_execution',
+              `echo '{"decision": "allow", "reason": "${tag}-1"}'`,
+              `echo '{"decision": "allow", "reason": "${tag}-2"}'`,
+            ),
+          ],
+        },
+      });
+    const environment = await (
+      await controller()
+    ).createEnvironment({ sources: [twoHandlers('old')] });
     try {
-      const calls = Array.from({ length: 6 }, () => environment.call({ name: 'code_execution', args: { code: 'sleep 0.05' } }));
+      const calls = Array.from({ length: 6 }, () =>
+        environment.call({ name: 'code_execution', args: { code: 'sleep 0.05' } }),
+      );
       const swap = environment.addSources(placeSources([twoHandlers('new')]));
-      const more = Array.from({ length: 6 }, () => environment.call({ name: 'code_execution', args: { code: 'true' } }));
+      const more = Array.from({ length: 6 }, () =>
+        environment.call({ name: 'code_execution', args: { code: 'true' } }),
+      );
       await swap;
       for (const outcome of await Promise.all([...calls, ...more])) {
         const tags = outcome.hooks.map((hook) => hook.reason!.split('-')[0]);
         expect(new Set(tags).size).toBe(1);
       }
-      expect((await Promise.all(more)).every((outcome) => outcome.hooks[0]!.reason === 'new-1')).toBe(true);
+      expect(
+        (await Promise.all(more)).every((outcome) => outcome.hooks[0]!.reason === 'new-1'),
+      ).toBe(true);
     } finally {
       await environment.delete();
     }

@@ -42,7 +42,10 @@ const hooks = {
 let gated: Environment;
 let open: Environment;
 
-async function lastPayload(environment: Environment, which: '__pre__' | '__post__' | '__post_env__') {
+async function lastPayload(
+  environment: Environment,
+  which: '__pre__' | '__post__' | '__post_env__',
+) {
   const outcome = await environment.call({ name: 'list_files', args: { path: which } });
   expect(outcome.blocked).toBe(true);
   return which === '__post_env__' ? outcome.reason! : JSON.parse(outcome.reason!);
@@ -50,8 +53,15 @@ async function lastPayload(environment: Environment, which: '__pre__' | '__post_
 
 beforeAll(async () => {
   const c = await controller();
-  const files = [inline('.agents/capture.sh', CAPTURE), inline('.agents/reporter.py', REPORTER), inline('.agents/gate.py', GATE)];
-  const data = [inline('workspace/notes/a.txt', 'alpha\n'), inline('workspace/secret.txt', 'hunter2\n')];
+  const files = [
+    inline('.agents/capture.sh', CAPTURE),
+    inline('.agents/reporter.py', REPORTER),
+    inline('.agents/gate.py', GATE),
+  ];
+  const data = [
+    inline('workspace/notes/a.txt', 'alpha\n'),
+    inline('workspace/secret.txt', 'hunter2\n'),
+  ];
   [gated, open] = await Promise.all([
     c.createEnvironment({ sources: [hooksJson(hooks), ...files, ...data] }),
     c.createEnvironment({ sources: data }),
@@ -60,19 +70,35 @@ beforeAll(async () => {
 
 describe('the five tools without gates', () => {
   it('code_execution runs bash by default, and sh and python', async () => {
-    expect((await open.call({ name: 'code_execution', args: { code: 'echo $0; echo err >&2; exit 4' } })).result).toEqual({
+    expect(
+      (await open.call({ name: 'code_execution', args: { code: 'echo $0; echo err >&2; exit 4' } }))
+        .result,
+    ).toEqual({
       exit_code: 4,
       stdout: '/bin/bash\n',
       stderr: 'err\n',
       timed_out: false,
       truncated: false,
     });
-    expect((await open.call({ name: 'code_execution', args: { code: 'echo $0', language: 'sh' } })).result?.stdout).toBe('/bin/sh\n');
-    expect((await open.call({ name: 'code_execution', args: { code: 'import sys; print(sys.version_info[0])', language: 'python' } })).result?.stdout).toBe('3\n');
+    expect(
+      (await open.call({ name: 'code_execution', args: { code: 'echo $0', language: 'sh' } }))
+        .result?.stdout,
+    ).toBe('/bin/sh\n');
+    expect(
+      (
+        await open.call({
+          name: 'code_execution',
+          args: { code: 'import sys; print(sys.version_info[0])', language: 'python' },
+        })
+      ).result?.stdout,
+    ).toBe('3\n');
   });
 
   it('runs in /workspace as the tool user with HOME and TMPDIR inside it', async () => {
-    const outcome = await open.call({ name: 'code_execution', args: { code: 'pwd; id -un; echo $HOME; echo $TMPDIR; mktemp' } });
+    const outcome = await open.call({
+      name: 'code_execution',
+      args: { code: 'pwd; id -un; echo $HOME; echo $TMPDIR; mktemp' },
+    });
     const [pwd, user, home, tmpdir, temp] = (outcome.result!.stdout as string).trim().split('\n');
     expect([pwd, user, home]).toEqual(['/workspace', 'tool', '/workspace']);
     expect(tmpdir!.startsWith('/workspace/')).toBe(true);
@@ -80,14 +106,31 @@ describe('the five tools without gates', () => {
   });
 
   it('write_file, read_file, list_files, delete_file', async () => {
-    expect((await open.call({ name: 'write_file', args: { path: 'deep/new/file.txt', content: 'héllo\n' } })).result).toEqual({ ok: true });
-    expect((await open.call({ name: 'read_file', args: { path: '/workspace/deep/new/file.txt' } })).result).toEqual({ content: 'héllo\n' });
+    expect(
+      (
+        await open.call({
+          name: 'write_file',
+          args: { path: 'deep/new/file.txt', content: 'héllo\n' },
+        })
+      ).result,
+    ).toEqual({ ok: true });
+    expect(
+      (await open.call({ name: 'read_file', args: { path: '/workspace/deep/new/file.txt' } }))
+        .result,
+    ).toEqual({ content: 'héllo\n' });
     const listing = await open.call({ name: 'list_files', args: { path: 'deep/new' } });
     expect(listing.result).toEqual({ entries: [{ name: 'file.txt', type: 'file', size: 7 }] });
-    const top = (await open.call({ name: 'list_files', args: { path: '.' } })).result!.entries as { name: string; type: string }[];
+    const top = (await open.call({ name: 'list_files', args: { path: '.' } })).result!.entries as {
+      name: string;
+      type: string;
+    }[];
     expect(top).toContainEqual(expect.objectContaining({ name: 'deep', type: 'directory' }));
-    expect((await open.call({ name: 'delete_file', args: { path: 'deep/new/file.txt' } })).result).toEqual({ ok: true });
-    expect((await open.call({ name: 'read_file', args: { path: 'deep/new/file.txt' } })).result).toEqual({ error: '/workspace/deep/new/file.txt: No such file or directory' });
+    expect(
+      (await open.call({ name: 'delete_file', args: { path: 'deep/new/file.txt' } })).result,
+    ).toEqual({ ok: true });
+    expect(
+      (await open.call({ name: 'read_file', args: { path: 'deep/new/file.txt' } })).result,
+    ).toEqual({ error: '/workspace/deep/new/file.txt: No such file or directory' });
   });
 
   it('file operations that fail give {error} and the post payload error', async () => {
@@ -95,10 +138,16 @@ describe('the five tools without gates', () => {
       [{ name: 'read_file', args: { path: 'nope.txt' } }, /No such file/],
       [{ name: 'read_file', args: { path: 'notes' } }, /is a directory/],
       [{ name: 'read_file', args: { path: '/etc/shadow' } }, /Permission denied/],
-      [{ name: 'write_file', args: { path: '/etc/evil', content: 'x' } }, /Read-only file system|Permission denied/],
+      [
+        { name: 'write_file', args: { path: '/etc/evil', content: 'x' } },
+        /Read-only file system|Permission denied/,
+      ],
       [{ name: 'list_files', args: { path: 'notes/a.txt' } }, /not a directory/],
       [{ name: 'delete_file', args: { path: 'notes' } }, /is a directory/],
-      [{ name: 'delete_file', args: { path: '/etc/passwd' } }, /Read-only file system|Permission denied/],
+      [
+        { name: 'delete_file', args: { path: '/etc/passwd' } },
+        /Read-only file system|Permission denied/,
+      ],
     ] as const;
     for (const [call, message] of cases) {
       const outcome = await open.call({ name: call.name, args: { ...call.args } });
@@ -109,11 +158,21 @@ describe('the five tools without gates', () => {
 
   it('refuses unknown tools and bad arguments before any hook runs', async () => {
     const before = gated.records().length;
-    await expect(gated.call({ name: 'run_shell', args: {} })).rejects.toThrow(/unknown tool "run_shell"/);
-    await expect(gated.call({ name: 'read_file', args: {} })).rejects.toThrow(/tool_call\.args\.path/);
-    await expect(gated.call({ name: 'code_execution', args: { code: 1 } })).rejects.toThrow(/tool_call\.args\.code: must be a string/);
-    await expect(gated.call({ name: 'code_execution', args: { code: 'x', language: 'ruby' } })).rejects.toThrow(/language/);
-    await expect(gated.call({ name: 'write_file', args: { path: 'a', content: 'x', mode: 7 } })).rejects.toThrow(/unknown key "mode"/);
+    await expect(gated.call({ name: 'run_shell', args: {} })).rejects.toThrow(
+      /unknown tool "run_shell"/,
+    );
+    await expect(gated.call({ name: 'read_file', args: {} })).rejects.toThrow(
+      /tool_call\.args\.path/,
+    );
+    await expect(gated.call({ name: 'code_execution', args: { code: 1 } })).rejects.toThrow(
+      /tool_call\.args\.code: must be a string/,
+    );
+    await expect(
+      gated.call({ name: 'code_execution', args: { code: 'x', language: 'ruby' } }),
+    ).rejects.toThrow(/language/);
+    await expect(
+      gated.call({ name: 'write_file', args: { path: 'a', content: 'x', mode: 7 } }),
+    ).rejects.toThrow(/unknown key "mode"/);
     expect(gated.records().length).toBe(before);
   });
 });
@@ -130,7 +189,9 @@ describe('the five tools through gates', () => {
     for (const call of allowed) {
       const outcome = await gated.call(call);
       expect(outcome.blocked, call.name).toBe(false);
-      expect(outcome.hooks.filter((h) => h.group === 'gate').map((h) => h.outcome)).toEqual(['allow']);
+      expect(outcome.hooks.filter((h) => h.group === 'gate').map((h) => h.outcome)).toEqual([
+        'allow',
+      ]);
     }
     const denied = [
       { name: 'code_execution', args: { code: 'cat secret.txt > leaked.txt' } },
@@ -145,14 +206,22 @@ describe('the five tools through gates', () => {
       expect(outcome.reason).toBe(`${call.name} may not touch secrets`);
       expect(outcome.result).toBeNull();
     }
-    expect((await open.call({ name: 'read_file', args: { path: 'secret.txt' } })).result).toEqual({ content: 'hunter2\n' });
-    const check = await gated.call({ name: 'code_execution', args: { code: 'ls; cat s""ecret.txt' } });
+    expect((await open.call({ name: 'read_file', args: { path: 'secret.txt' } })).result).toEqual({
+      content: 'hunter2\n',
+    });
+    const check = await gated.call({
+      name: 'code_execution',
+      args: { code: 'ls; cat s""ecret.txt' },
+    });
     expect(check.result?.stdout).toBe('hunter2\n'.replace(/^/, 'notes\nsecret.txt\n'));
   });
 
   it('pre payloads carry exactly tool_call (verbatim args) and environment_id', async () => {
     await gated.call({ name: 'code_execution', args: { code: 'true' } });
-    expect(await lastPayload(gated, '__pre__')).toEqual({ tool_call: { name: 'code_execution', args: { code: 'true' } }, environment_id: gated.id });
+    expect(await lastPayload(gated, '__pre__')).toEqual({
+      tool_call: { name: 'code_execution', args: { code: 'true' } },
+      environment_id: gated.id,
+    });
   });
 
   it('post payloads: no error field on success; result extension', async () => {
@@ -163,7 +232,9 @@ describe('the five tools through gates', () => {
       environment_id: gated.id,
       result: { exit_code: 0, stdout: 'quiet\n', stderr: '', timed_out: false, truncated: false },
     });
-    expect(await lastPayload(gated, '__post_env__')).toBe(`post_tool_execution code_execution ${gated.id} /workspace\n`);
+    expect(await lastPayload(gated, '__post_env__')).toBe(
+      `post_tool_execution code_execution ${gated.id} /workspace\n`,
+    );
   });
 
   it('post payloads carry error for stderr output, a non-zero exit, and a failed file operation', async () => {
@@ -187,13 +258,31 @@ describe('the five tools through gates', () => {
 
   it('hook runs land in the audit log with every field of SPEC §8', async () => {
     const outcome = await gated.call({ name: 'code_execution', args: { code: 'echo audited' } });
-    const entries = gated.records().filter((entry) => entry.kind === 'hook' && entry.call_id === outcome.call_id);
+    const entries = gated
+      .records()
+      .filter((entry) => entry.kind === 'hook' && entry.call_id === outcome.call_id);
     expect(entries.length).toBe(outcome.hooks.length);
     for (const entry of entries) {
-      expect(entry).toMatchObject({ environment_id: gated.id, call_id: outcome.call_id, source: 'sandbox' });
-      for (const field of ['group', 'event', 'handler', 'outcome', 'reason', 'exit_code', 'duration_ms', 'at']) expect(entry).toHaveProperty(field);
+      expect(entry).toMatchObject({
+        environment_id: gated.id,
+        call_id: outcome.call_id,
+        source: 'sandbox',
+      });
+      for (const field of [
+        'group',
+        'event',
+        'handler',
+        'outcome',
+        'reason',
+        'exit_code',
+        'duration_ms',
+        'at',
+      ])
+        expect(entry).toHaveProperty(field);
     }
-    const call = gated.records().find((entry) => entry.kind === 'tool_call' && entry.call_id === outcome.call_id);
+    const call = gated
+      .records()
+      .find((entry) => entry.kind === 'tool_call' && entry.call_id === outcome.call_id);
     expect(call).toMatchObject({ blocked: false, tool_call: { name: 'code_execution' } });
   });
 });

@@ -1,13 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { decidePost, decidePre, type HandlerRun } from '../../src/hooks/decision.js';
 
-const run = (stdout: string, extra: Partial<HandlerRun> = {}): HandlerRun => ({ exit_code: 0, timed_out: false, stdout, stderr: '', truncated: false, ...extra });
+const run = (stdout: string, extra: Partial<HandlerRun> = {}): HandlerRun => ({
+  exit_code: 0,
+  timed_out: false,
+  stdout,
+  stderr: '',
+  truncated: false,
+  ...extra,
+});
 const allowOnError = { onError: 'allow' as const, timeoutSeconds: 5 };
 const denyOnError = { onError: 'deny' as const, timeoutSeconds: 5 };
 
 describe('pre decisions: only an explicit deny blocks', () => {
   it('deny blocks with its reason, or a default reason', () => {
-    expect(decidePre(run('{"decision":"deny","reason":"no"}'), allowOnError)).toEqual({ outcome: 'deny', blocks: true, reason: 'no' });
+    expect(decidePre(run('{"decision":"deny","reason":"no"}'), allowOnError)).toEqual({
+      outcome: 'deny',
+      blocks: true,
+      reason: 'no',
+    });
     expect(decidePre(run('  {"decision": "deny"}\n'), allowOnError).blocks).toBe(true);
     expect(decidePre(run('{"decision":"deny"}'), allowOnError).reason).toMatch(/Blocked/);
   });
@@ -27,7 +38,8 @@ describe('pre decisions: only an explicit deny blocks', () => {
   });
   it('under on_error deny, anything but an explicit allow blocks', () => {
     expect(decidePre(run('{"decision":"allow"}'), denyOnError).blocks).toBe(false);
-    for (const stdout of ['{}', 'text', '', '{"decision":"maybe"}']) expect(decidePre(run(stdout), denyOnError).blocks).toBe(true);
+    for (const stdout of ['{}', 'text', '', '{"decision":"maybe"}'])
+      expect(decidePre(run(stdout), denyOnError).blocks).toBe(true);
   });
   it('a non-zero exit, a crash and a timeout are errors that allow unless on_error is deny', () => {
     const failures: [HandlerRun, string][] = [
@@ -43,10 +55,17 @@ describe('pre decisions: only an explicit deny blocks', () => {
     }
   });
   it('truncated output is never a decision', () => {
-    expect(decidePre(run('{"decision":"deny"}', { truncated: true }), allowOnError).blocks).toBe(false);
+    expect(decidePre(run('{"decision":"deny"}', { truncated: true }), allowOnError).blocks).toBe(
+      false,
+    );
   });
   it('a 2xx HTTP answer is read like stdout', () => {
-    expect(decidePre(run('{"decision":"deny","reason":"r"}', { exit_code: null, http_status: 200 }), allowOnError).blocks).toBe(true);
+    expect(
+      decidePre(
+        run('{"decision":"deny","reason":"r"}', { exit_code: null, http_status: 200 }),
+        allowOnError,
+      ).blocks,
+    ).toBe(true);
   });
 });
 

@@ -9,7 +9,8 @@ const matches = (matcher: string | undefined, tool: string) => {
 
 describe('matchers: RE2 against the whole tool name', () => {
   it.each([undefined, '*', '', '.*'])('%j matches every tool', (matcher) => {
-    for (const tool of ['code_execution', 'read_file', 'x']) expect(matches(matcher, tool)).toBe(true);
+    for (const tool of ['code_execution', 'read_file', 'x'])
+      expect(matches(matcher, tool)).toBe(true);
   });
   it('matches exactly, not partially, and case-sensitively', () => {
     expect(matches('code_execution', 'code_execution')).toBe(true);

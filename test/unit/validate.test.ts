@@ -12,15 +12,25 @@ async function validate(files: Record<string, string>, path = '') {
   }
   let stdout = '';
   let stderr = '';
-  const code = await main(['validate', join(dir, path)], { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), isTty: false });
+  const code = await main(['validate', join(dir, path)], {
+    stdout: (t) => (stdout += t),
+    stderr: (t) => (stderr += t),
+    isTty: false,
+  });
   return { code, stdout, stderr };
 }
 
-const hooks = (command: string, matcher = 'code_execution') => JSON.stringify({ g: { pre_tool_execution: [{ matcher, hooks: [{ type: 'command', command }] }] } });
+const hooks = (command: string, matcher = 'code_execution') =>
+  JSON.stringify({
+    g: { pre_tool_execution: [{ matcher, hooks: [{ type: 'command', command }] }] },
+  });
 
 describe('hookbox validate', () => {
   it('accepts a sources folder whose hooks.json names scripts that exist', async () => {
-    const result = await validate({ '.agents/hooks.json': hooks('python3 /.agents/hooks-scripts/gate.py'), '.agents/hooks-scripts/gate.py': 'print(1)\n' });
+    const result = await validate({
+      '.agents/hooks.json': hooks('python3 /.agents/hooks-scripts/gate.py'),
+      '.agents/hooks-scripts/gate.py': 'print(1)\n',
+    });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^ok: .*hooks\.json: 1 group\(s\), 1 rule\(s\)/m);
   });
@@ -37,19 +47,29 @@ describe('hookbox validate', () => {
   });
 
   it('reports a script that is not among the sources', async () => {
-    const result = await validate({ '.agents/hooks.json': hooks('python3 /.agents/hooks-scripts/missing.py') });
+    const result = await validate({
+      '.agents/hooks.json': hooks('python3 /.agents/hooks-scripts/missing.py'),
+    });
     expect(result.code).toBe(2);
-    expect(result.stdout).toContain('names /.agents/hooks-scripts/missing.py, which is not among the sources');
+    expect(result.stdout).toContain(
+      'names /.agents/hooks-scripts/missing.py, which is not among the sources',
+    );
   });
 
   it('reports a script run directly that has no #! line', async () => {
-    const result = await validate({ '.agents/hooks.json': hooks('/.agents/gate.sh'), '.agents/gate.sh': 'echo hi\n' });
+    const result = await validate({
+      '.agents/hooks.json': hooks('/.agents/gate.sh'),
+      '.agents/gate.sh': 'echo hi\n',
+    });
     expect(result.code).toBe(2);
     expect(result.stdout).toContain('does not start with "#!"');
   });
 
   it('reports a Python syntax error in a named script', async () => {
-    const result = await validate({ '.agents/hooks.json': hooks('python3 /.agents/gate.py'), '.agents/gate.py': 'def broken(:\n' });
+    const result = await validate({
+      '.agents/hooks.json': hooks('python3 /.agents/gate.py'),
+      '.agents/gate.py': 'def broken(:\n',
+    });
     expect(result.code).toBe(2);
     expect(result.stdout).toMatch(/Python syntax error/);
   });

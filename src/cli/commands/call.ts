@@ -5,7 +5,12 @@ import { describeIssues } from '../../config/zod-issues.js';
 import { Controller } from '../../environments/controller.js';
 import { hooksConfigOf, type CallOutcome } from '../../environments/environment.js';
 import { toHookboxError, UserError } from '../../errors/index.js';
-import { DEFAULT_VOCABULARY, resolveToolCall, VOCABULARIES, type VocabularyId } from '../../tools/registry.js';
+import {
+  DEFAULT_VOCABULARY,
+  resolveToolCall,
+  VOCABULARIES,
+  type VocabularyId,
+} from '../../tools/registry.js';
 import type { ToolCall } from '../../tools/types.js';
 import { callJson, callText } from '../format.js';
 import type { CliIo } from '../io.js';
@@ -25,40 +30,62 @@ const toolCallSchema = z.strictObject({
   name: z.string({ error: 'must be a string' }),
   args: z.record(z.string(), z.unknown(), { error: 'must be a JSON object' }).default({}),
 });
-const callsFileSchema = z.array(toolCallSchema, { error: 'must be a JSON array of {"name", "args"} objects' });
+const callsFileSchema = z.array(toolCallSchema, {
+  error: 'must be a JSON array of {"name", "args"} objects',
+});
 
 function parseJson(text: string, what: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new UserError('invalid_argument', `${what}: not valid JSON (${(error as Error).message})`, { details: { field: what } });
+    throw new UserError(
+      'invalid_argument',
+      `${what}: not valid JSON (${(error as Error).message})`,
+      { details: { field: what } },
+    );
   }
 }
 
 function readCalls(options: CallCommandOptions): { calls: ToolCall[]; batch: boolean } {
   if (options.calls !== undefined && (options.tool !== undefined || options.args !== undefined)) {
-    throw new UserError('invalid_argument', 'give either --tool with --args, or --calls, not both', { details: { field: '--calls' } });
+    throw new UserError(
+      'invalid_argument',
+      'give either --tool with --args, or --calls, not both',
+      { details: { field: '--calls' } },
+    );
   }
   if (options.calls !== undefined) {
     let text: string;
     try {
       text = readFileSync(options.calls, 'utf8');
     } catch {
-      throw new UserError('invalid_argument', `--calls: cannot read ${options.calls}`, { details: { field: '--calls' } });
+      throw new UserError('invalid_argument', `--calls: cannot read ${options.calls}`, {
+        details: { field: '--calls' },
+      });
     }
     const parsed = callsFileSchema.safeParse(parseJson(text, `--calls ${options.calls}`));
     if (!parsed.success) {
       const problem = describeIssues(parsed.error.issues)[0]!;
-      throw new UserError('invalid_argument', `--calls ${options.calls}: ${problem.path}: ${problem.message}`, { details: { field: '--calls' } });
+      throw new UserError(
+        'invalid_argument',
+        `--calls ${options.calls}: ${problem.path}: ${problem.message}`,
+        { details: { field: '--calls' } },
+      );
     }
     return { calls: parsed.data, batch: true };
   }
   if (options.tool === undefined) {
-    throw new UserError('invalid_argument', 'give --tool NAME (with --args JSON) or --calls FILE', { details: { field: '--tool' } });
+    throw new UserError('invalid_argument', 'give --tool NAME (with --args JSON) or --calls FILE', {
+      details: { field: '--tool' },
+    });
   }
   const args = options.args === undefined ? {} : parseJson(options.args, '--args');
   if (args === null || typeof args !== 'object' || Array.isArray(args)) {
-    throw new UserError('invalid_argument', '--args: must be a JSON object, e.g. \'{"code": "echo hi"}\'', { details: { field: '--args' } });
+    throw new UserError(
+      'invalid_argument',
+      '--args: must be a JSON object, e.g. \'{"code": "echo hi"}\'',
+      { details: { field: '--args' } },
+    );
   }
   return { calls: [{ name: options.tool, args: args as Record<string, unknown> }], batch: false };
 }
@@ -66,7 +93,11 @@ function readCalls(options: CallCommandOptions): { calls: ToolCall[]; batch: boo
 function parseVocabulary(value: string | undefined): VocabularyId {
   if (value === undefined) return DEFAULT_VOCABULARY;
   if (!(value in VOCABULARIES)) {
-    throw new UserError('invalid_argument', `--vocabulary: must be one of ${Object.keys(VOCABULARIES).join(', ')}`, { details: { field: '--vocabulary' } });
+    throw new UserError(
+      'invalid_argument',
+      `--vocabulary: must be one of ${Object.keys(VOCABULARIES).join(', ')}`,
+      { details: { field: '--vocabulary' } },
+    );
   }
   return value as VocabularyId;
 }
@@ -75,7 +106,11 @@ function parseTimeout(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const number = Number(value);
   if (!Number.isInteger(number) || number < 1) {
-    throw new UserError('invalid_argument', '--tool-timeout-ms: must be a positive whole number of milliseconds', { details: { field: '--tool-timeout-ms' } });
+    throw new UserError(
+      'invalid_argument',
+      '--tool-timeout-ms: must be a positive whole number of milliseconds',
+      { details: { field: '--tool-timeout-ms' } },
+    );
   }
   return number;
 }
@@ -96,7 +131,9 @@ export async function callCommand(options: CallCommandOptions, io: CliIo): Promi
       resolveToolCall(call, vocabulary);
     } catch (error) {
       if (error instanceof UserError && batch) {
-        throw new UserError(error.code, `--calls[${index}]: ${error.message}`, { details: error.details });
+        throw new UserError(error.code, `--calls[${index}]: ${error.message}`, {
+          details: error.details,
+        });
       }
       throw error;
     }

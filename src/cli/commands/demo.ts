@@ -15,12 +15,22 @@ export async function demoCommand(io: CliIo): Promise<number> {
   const environment = await controller.createEnvironment({ sources });
   io.stdout(`environment ${environment.id} (gates from examples/security-gate/.agents)\n\n`);
   try {
-    const blocked = await environment.call({ name: 'code_execution', args: { code: 'rm -rf /tmp/forbidden', language: 'bash' } });
+    const blocked = await environment.call({
+      name: 'code_execution',
+      args: { code: 'rm -rf /tmp/forbidden', language: 'bash' },
+    });
     io.stdout(callText(blocked) + '\n');
-    const allowed = await environment.call({ name: 'code_execution', args: { code: 'echo hello', language: 'bash' } });
+    const allowed = await environment.call({
+      name: 'code_execution',
+      args: { code: 'echo hello', language: 'bash' },
+    });
     io.stdout(callText(allowed) + '\n');
     const ok = blocked.blocked && !allowed.blocked && allowed.result?.stdout === 'hello\n';
-    io.stdout(ok ? 'demo ok: the gate blocked the destructive command and let `echo hello` through\n' : 'demo FAILED\n');
+    io.stdout(
+      ok
+        ? 'demo ok: the gate blocked the destructive command and let `echo hello` through\n'
+        : 'demo FAILED\n',
+    );
     return ok ? 0 : 1;
   } finally {
     await environment.delete();

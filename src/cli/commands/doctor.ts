@@ -18,11 +18,23 @@ export async function doctorCommand(io: CliIo): Promise<number> {
     const version = await client.docker.version();
     say(true, `Docker engine answers (server ${version.Version}, API ${version.ApiVersion})`);
   } catch {
-    say(false, 'no Docker engine answers', 'run `npm run setup` (starts dockerd, installing Debian\'s docker.io if needed) or start Docker yourself');
+    say(
+      false,
+      'no Docker engine answers',
+      "run `npm run setup` (starts dockerd, installing Debian's docker.io if needed) or start Docker yourself",
+    );
     return 1;
   }
   const status = await imageStatus(client);
-  say(status.basePresent, `base image ${status.tags.base}`, 'run `hookbox image build` (builds it from Debian\'s packages with debootstrap)');
-  say(status.sandboxPresent, `sandbox image ${status.tags.sandbox} (current for this checkout)`, 'run `hookbox image build`');
+  say(
+    status.basePresent,
+    `base image ${status.tags.base}`,
+    "run `hookbox image build` (builds it from Debian's packages with debootstrap)",
+  );
+  say(
+    status.sandboxPresent,
+    `sandbox image ${status.tags.sandbox} (current for this checkout)`,
+    'run `hookbox image build`',
+  );
   return healthy ? 0 : 1;
 }

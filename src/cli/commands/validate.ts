@@ -13,7 +13,10 @@ interface Finding {
 
 /** Where hooks.json is, and the folder that stands for `/.agents` (to find the scripts it names). */
 function locate(path: string): { hooksFile: string; agentsDir: string } {
-  if (!existsSync(path)) throw new UserError('invalid_argument', `${path} does not exist`, { details: { field: 'PATH' } });
+  if (!existsSync(path))
+    throw new UserError('invalid_argument', `${path} does not exist`, {
+      details: { field: 'PATH' },
+    });
   if (statSync(path).isFile()) {
     return { hooksFile: path, agentsDir: join(path, '..') };
   }
@@ -21,7 +24,11 @@ function locate(path: string): { hooksFile: string; agentsDir: string } {
     const hooksFile = join(agentsDir, 'hooks.json');
     if (existsSync(hooksFile)) return { hooksFile, agentsDir };
   }
-  throw new UserError('invalid_argument', `${path}: no hooks.json in it or in its .agents/ folder`, { details: { field: 'PATH' } });
+  throw new UserError(
+    'invalid_argument',
+    `${path}: no hooks.json in it or in its .agents/ folder`,
+    { details: { field: 'PATH' } },
+  );
 }
 
 /** Script paths a command names under /.agents (absolute, or relative from cwd /workspace). */
@@ -31,7 +38,8 @@ function scriptsNamed(command: string): { inSandbox: string; relative: string; f
   tokens.forEach((token, index) => {
     const clean = token.replace(/^['"]|['"]$/g, '');
     const match = /^(?:\/|\.\/)?\.agents\/(.+)$/.exec(clean);
-    if (match) out.push({ inSandbox: `/.agents/${match[1]}`, relative: match[1]!, first: index === 0 });
+    if (match)
+      out.push({ inSandbox: `/.agents/${match[1]}`, relative: match[1]!, first: index === 0 });
   });
   return out;
 }
@@ -45,18 +53,31 @@ async function checkScripts(config: HooksConfig, agentsDir: string): Promise<Fin
         rule.handlers.forEach((handler, index) => {
           const where = `${rule.path}.hooks[${index}]`;
           if (handler.type === 'http') {
-            findings.push({ level: 'warning', where, message: 'http handlers need a network.allowlist and the egress proxy (SPEC §7); this hookbox refuses them at creation' });
+            findings.push({
+              level: 'warning',
+              where,
+              message:
+                'http handlers need a network.allowlist and the egress proxy (SPEC §7); this hookbox refuses them at creation',
+            });
             return;
           }
           for (const script of scriptsNamed(handler.command)) {
             const local = join(agentsDir, script.relative);
             if (!existsSync(local) || lstatSync(local).isSymbolicLink()) {
-              findings.push({ level: 'error', where, message: `names ${script.inSandbox}, which is not among the sources (looked for ${local})` });
+              findings.push({
+                level: 'error',
+                where,
+                message: `names ${script.inSandbox}, which is not among the sources (looked for ${local})`,
+              });
               continue;
             }
             const content = readFileSync(local, 'utf8');
             if (script.first && !content.startsWith('#!')) {
-              findings.push({ level: 'error', where, message: `runs ${script.inSandbox} directly, but it does not start with "#!" and so will not be executable` });
+              findings.push({
+                level: 'error',
+                where,
+                message: `runs ${script.inSandbox} directly, but it does not start with "#!" and so will not be executable`,
+              });
             }
           }
         });
@@ -72,7 +93,11 @@ async function checkScripts(config: HooksConfig, agentsDir: string): Promise<Fin
             if (handler.type !== 'command') continue;
             for (const script of scriptsNamed(handler.command)) {
               const local = join(agentsDir, script.relative);
-              if (existsSync(local) && (local.endsWith('.py') || /^#!.*python/.test(readFileSync(local, 'utf8')))) pythonScripts.add(local);
+              if (
+                existsSync(local) &&
+                (local.endsWith('.py') || /^#!.*python/.test(readFileSync(local, 'utf8')))
+              )
+                pythonScripts.add(local);
             }
           }
         }
@@ -80,7 +105,11 @@ async function checkScripts(config: HooksConfig, agentsDir: string): Promise<Fin
     }
     for (const script of pythonScripts) {
       const source = readFileSync(script, 'utf8');
-      const check = await execa('python3', ['-c', 'import ast,sys; ast.parse(sys.stdin.read(), sys.argv[1])', basename(script)], { input: source, reject: false });
+      const check = await execa(
+        'python3',
+        ['-c', 'import ast,sys; ast.parse(sys.stdin.read(), sys.argv[1])', basename(script)],
+        { input: source, reject: false },
+      );
       if (check.exitCode !== 0) {
         const last = String(check.stderr).trim().split('\n').slice(-2).join(' ');
         findings.push({ level: 'error', where: script, message: `Python syntax error: ${last}` });
@@ -91,19 +120,33 @@ async function checkScripts(config: HooksConfig, agentsDir: string): Promise<Fin
 }
 
 /** `hookbox validate PATH`: a static check of hooks.json and of the scripts it names. */
-export async function validateCommand(path: string, options: { json?: boolean }, io: CliIo): Promise<number> {
+export async function validateCommand(
+  path: string,
+  options: { json?: boolean },
+  io: CliIo,
+): Promise<number> {
   const { hooksFile, agentsDir } = locate(path);
   const parsed = safeParseHooksConfig(readFileSync(hooksFile, 'utf8'));
   const findings: Finding[] = parsed.success
     ? await checkScripts(parsed.config, agentsDir)
-    : parsed.problems.map((problem) => ({ level: 'error' as const, where: problem.path, message: problem.message }));
+    : parsed.problems.map((problem) => ({
+        level: 'error' as const,
+        where: problem.path,
+        message: problem.message,
+      }));
   const errors = findings.filter((finding) => finding.level === 'error');
   if (options.json) {
-    io.stdout(JSON.stringify({ file: hooksFile, valid: errors.length === 0, findings }, null, 2) + '\n');
+    io.stdout(
+      JSON.stringify({ file: hooksFile, valid: errors.length === 0, findings }, null, 2) + '\n',
+    );
   } else {
-    for (const finding of findings) io.stdout(`${finding.level}: ${hooksFile}: ${finding.where}: ${finding.message}\n`);
+    for (const finding of findings)
+      io.stdout(`${finding.level}: ${hooksFile}: ${finding.where}: ${finding.message}\n`);
     if (errors.length === 0 && parsed.success) {
-      const rules = parsed.config.groups.reduce((sum, group) => sum + group.pre_tool_execution.length + group.post_tool_execution.length, 0);
+      const rules = parsed.config.groups.reduce(
+        (sum, group) => sum + group.pre_tool_execution.length + group.post_tool_execution.length,
+        0,
+      );
       io.stdout(`ok: ${hooksFile}: ${parsed.config.groups.length} group(s), ${rules} rule(s)\n`);
     }
   }

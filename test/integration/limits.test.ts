@@ -1,0 +1,309 @@
+// SPEC §5, §6 against real containers: tool call timeouts kill the whole tree, output caps, leftover
+// processes swept after each call (unless background_processes), hostile process tricks leave the
+// environment working and gated, and hook timeouts and hook leftovers.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CallOutcome, Environment } from '../../src/environments/environment.js';
+import type { EnvironmentOptions } from '../../src/environments/environment-options.js';
+import { bash, hooksJson, inline, rule, useController, withEnvironment } from './helpers.js';
+
+const controller = useController();
+
+interface Exec {
+  exit_code: number;
+  stdout: string;
+  stderr: string;
+  timed_out: boolean;
+  truncated: boolean;
+}
+
+/** Runs bash as tool code and times the whole call; the call must not be blocked. */
+async function timed(
+  environment: Environment,
+  code: string,
+): Promise<{ result: Exec; ms: number; outcome: CallOutcome }> {
+  const started = Date.now();
+  const outcome = await environment.call(bash(code));
+  const ms = Date.now() - started;
+  expect(outcome.blocked, `blocked: ${outcome.reason}`).toBe(false);
+  return { result: outcome.result as unknown as Exec, ms, outcome };
+}
+
+const run = async (environment: Environment, code: string) =>
+  (await timed(environment, code)).result;
+
+/** Processes of `user` whose command line contains `needle` (ps itself never does: it is given a pattern). */
+async function processesOf(
+  environment: Environment,
+  user: string,
+  needle: string,
+): Promise<string[]> {
+  const { stdout } = await run(
+    environment,
+    `ps -eo user:12,pid,cmd --no-headers | grep -F '${needle}' | grep -v -e grep -e 'ps -eo'; true`,
+  );
+  return stdout.split('\n').filter((line) => line.startsWith(`${user} `));
+}
+
+const GATE = inline(
+  '.agents/gate.sh',
+  `#!/bin/sh\nif grep -q FORBIDDEN; then echo '{"decision":"deny","reason":"forbidden word"}'; fi\nexit 0\n`,
+);
+const GATED: EnvironmentOptions['sources'] = [
+  hooksJson({ gate: { pre_tool_execution: [rule('*', '/.agents/gate.sh')] } }),
+  GATE,
+];
+
+async function expectWorkingAndGated(environment: Environment): Promise<void> {
+  const blocked = await environment.call(bash('echo FORBIDDEN'));
+  expect([blocked.blocked, blocked.reason]).toEqual([true, 'forbidden word']);
+  const { result } = await timed(environment, 'echo alive; id -u');
+  expect(result.stdout).toBe('alive\n1000\n');
+}
+
+/** One environment per describe, deleted after it. */
+function sharedEnvironment(options: EnvironmentOptions): () => Environment {
+  let environment: Environment | undefined;
+  beforeAll(async () => {
+    environment = await (await controller()).createEnvironment(options);
+  });
+  afterAll(async () => {
+    await environment?.delete();
+  });
+  return () => environment!;
+}
+
+describe('the tool call timeout', () => {
+  const env = sharedEnvironment({ toolTimeoutMs: 1500, sources: GATED });
+
+  it.each([
+    ['sleep 31', 'sleep 31'],
+    ["bash -c 'sleep 32 & sleep 32 & wait'", 'sleep 32'],
+    ['sleep 33 & (sleep 33; echo x) & python3 -c "import time; time.sleep(33)"', '33'],
+    ['setsid sleep 34 & wait', 'sleep 34'],
+  ])('kills %s and its whole tree well before it would end', async (code, needle) => {
+    const { result, ms, outcome } = await timed(env(), code);
+    expect(result.timed_out).toBe(true);
+    expect(ms).toBeGreaterThanOrEqual(1400);
+    expect(ms).toBeLessThan(8000);
+    expect(outcome.error).toMatch(/timed out/);
+    expect(await processesOf(env(), 'tool', needle)).toEqual([]);
+    expect((await run(env(), 'pgrep -c -u 1000; true')).stdout).toBe('0\n'); // bash -c execs pgrep: not counted
+  });
+
+  it('a call that ends in time is not marked timed out', async () => {
+    const result = await run(env(), 'sleep 0.2; echo ok');
+    expect([result.timed_out, result.exit_code, result.stdout]).toEqual([false, 0, 'ok\n']);
+  });
+});
+
+describe('output caps', () => {
+  const env = sharedEnvironment({ outputCapBytes: 1000 });
+  const many = (bytes: number, char: string) => `head -c ${bytes} /dev/zero | tr '\\0' ${char}`;
+
+  it('caps stdout at outputCapBytes and says so', async () => {
+    const result = await run(env(), many(5000, 'a'));
+    expect([result.stdout, result.stderr, result.truncated, result.exit_code]).toEqual([
+      'a'.repeat(1000),
+      '',
+      true,
+      0,
+    ]);
+  });
+
+  it('caps stderr separately', async () => {
+    const result = await run(env(), `${many(5000, 'b')} >&2; echo ok`);
+    expect([result.stdout, result.stderr, result.truncated]).toEqual([
+      'ok\n',
+      'b'.repeat(1000),
+      true,
+    ]);
+    const both = await run(env(), `${many(3000, 'c')}; ${many(3000, 'd')} >&2`);
+    expect([both.stdout, both.stderr, both.truncated]).toEqual([
+      'c'.repeat(1000),
+      'd'.repeat(1000),
+      true,
+    ]);
+  });
+
+  it('output at the cap is whole and not truncated', async () => {
+    const result = await run(env(), `${many(1000, 'e')}; ${many(999, 'f')} >&2`);
+    expect([result.stdout.length, result.stderr.length, result.truncated]).toEqual([
+      1000,
+      999,
+      false,
+    ]);
+  });
+
+  it('the default cap is 1 MiB', async () => {
+    await withEnvironment(controller, {}, async (plain) => {
+      const result = await run(plain, `${many(2 * 1024 * 1024, 'g')}; ${many(1000, 'h')} >&2`);
+      expect([result.stdout.length, result.stderr.length, result.truncated]).toEqual([
+        1024 * 1024,
+        1000,
+        true,
+      ]);
+    });
+  });
+});
+
+const LEFTOVERS = [
+  ['sleep 301 &', 'sleep 301'],
+  ['nohup sleep 302 >/dev/null 2>&1 &', 'sleep 302'],
+  ['setsid sleep 303 >/dev/null 2>&1 &', 'sleep 303'],
+  ["(setsid sh -c 'sleep 304 >/dev/null 2>&1 &' &)", 'sleep 304'],
+  [
+    'python3 -c "import os, time\nif os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n        os.closerange(0, 3)\n        time.sleep(305)"',
+    'python3 -c import os, time',
+  ],
+  ['sleep 306 >/dev/null 2>&1 & disown', 'sleep 306'],
+] as const;
+
+describe('leftover processes', () => {
+  const env = sharedEnvironment({ sources: GATED });
+
+  it.each(LEFTOVERS)('%s is gone after the call', async (code, needle) => {
+    const { result, ms } = await timed(
+      env(),
+      `${code}\nsleep 0.1; ps -eo cmd | grep -c -F '${needle}'`,
+    );
+    expect(Number(result.stdout)).toBeGreaterThanOrEqual(2); // it ran (the grep counts itself too)
+    expect(ms).toBeLessThan(5000);
+    expect(await processesOf(env(), 'tool', needle)).toEqual([]);
+  });
+
+  it('a background child holding stdout does not make the call hang', async () => {
+    const held = await timed(env(), 'sleep 5 & echo done');
+    expect(held.result.stdout).toBe('done\n');
+    expect(held.ms).toBeLessThan(2500);
+    const escaped = await timed(env(), 'setsid sleep 5 & echo done');
+    expect(escaped.result.stdout).toBe('done\n');
+    expect(escaped.ms).toBeLessThan(3500);
+    expect(await processesOf(env(), 'tool', 'sleep 5')).toEqual([]);
+  });
+
+  it('kill -9 -1 from tool code leaves the environment working and gated', async () => {
+    const result = await run(
+      env(),
+      'sleep 307 & kill -9 -1; echo "after $?"; sleep 0.1; pgrep -c -f "sleep 307"',
+    );
+    expect(result.stdout).toBe('after 0\n0\n');
+    await expectWorkingAndGated(env());
+  });
+
+  it('a fork bomb is contained and the environment works afterwards', async () => {
+    await withEnvironment(controller, { toolTimeoutMs: 3000, sources: GATED }, async (bombed) => {
+      const { ms } = await timed(bombed, ':(){ :|:& };:');
+      expect(ms).toBeLessThan(20_000);
+      expect((await run(bombed, 'pgrep -c -u 1000; true')).stdout).toBe('0\n');
+      await expectWorkingAndGated(bombed);
+    });
+  });
+});
+
+describe('background_processes: true', () => {
+  const env = sharedEnvironment({ backgroundProcesses: true });
+
+  it('lets detached processes outlive the call, and later calls too', async () => {
+    await run(
+      env(),
+      'nohup sleep 311 >/dev/null 2>&1 & setsid sleep 312 >/dev/null 2>&1 & sleep 313 >/dev/null 2>&1 &',
+    );
+    for (let i = 0; i < 2; i++) {
+      const alive = (
+        await run(env(), 'ps -eo user:12,cmd --no-headers | grep "^tool .*sleep 31[123]$" | sort')
+      ).stdout;
+      expect(
+        alive
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => line.replace(/ +/g, ' ')),
+      ).toEqual(['tool sleep 311', 'tool sleep 312', 'tool sleep 313']);
+    }
+  });
+});
+
+describe('hook timeouts and hook leftovers', () => {
+  const env = sharedEnvironment({
+    sources: [
+      hooksJson({
+        lenient: {
+          pre_tool_execution: [
+            rule('code_execution', {
+              command: 'if grep -q SLOW_ALLOW; then sleep 10; fi',
+              timeout: 1,
+            }),
+          ],
+        },
+        strict: {
+          pre_tool_execution: [
+            rule('code_execution', {
+              command: 'if grep -q SLOW_DENY; then sleep 10; fi',
+              timeout: 1,
+              on_error: 'deny',
+            }),
+          ],
+        },
+        leaky: {
+          pre_tool_execution: [
+            rule('code_execution', 'if grep -q LEAK_HELD; then sleep 321 & fi; echo "{}"'),
+            rule(
+              'code_execution',
+              'if grep -q LEAK_DETACHED; then sleep 322 >/dev/null 2>&1 & fi; exit 0',
+            ),
+            rule(
+              'code_execution',
+              'if grep -q LEAK_NOHUP; then nohup sleep 323 >/dev/null 2>&1 & fi; exit 0',
+            ),
+          ],
+        },
+      }),
+    ],
+  });
+
+  it('a hook past its timeout is recorded as timeout and the call is allowed', async () => {
+    const { result, ms, outcome } = await timed(env(), 'echo SLOW_ALLOW');
+    expect(result.stdout).toBe('SLOW_ALLOW\n');
+    expect(ms).toBeLessThan(5000);
+    const hook = outcome.hooks.find((record) => record.group === 'lenient')!;
+    expect([hook.outcome, hook.reason]).toEqual(['timeout', 'timed out after 1 s']);
+    expect(
+      env()
+        .records()
+        .some(
+          (entry) => entry.kind === 'hook' && (entry as { outcome?: string }).outcome === 'timeout',
+        ),
+    ).toBe(true);
+    expect(await processesOf(env(), 'hook', 'sleep 10')).toEqual([]);
+  });
+
+  it('with on_error "deny" a hook timeout blocks the call', async () => {
+    const started = Date.now();
+    const outcome = await env().call(bash('echo SLOW_DENY > /workspace/ran'));
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(outcome.blocked).toBe(true);
+    expect(outcome.reason).toMatch(/timed out after 1 s.*on_error is "deny"/);
+    expect(outcome.hooks.find((record) => record.group === 'strict')?.outcome).toBe('timeout');
+    expect((await run(env(), 'ls /workspace/ran 2>&1; true')).stdout).toMatch(/No such file/);
+    expect(await processesOf(env(), 'hook', 'sleep 10')).toEqual([]);
+  });
+
+  // A hook's leftovers are not tool processes, so the after-call sweep does not reach them; only its
+  // process group is killed, and only when it times out or holds the output pipe open.
+  it.each([
+    ['LEAK_HELD', 'sleep 321'],
+    ['LEAK_DETACHED', 'sleep 322'],
+    ['LEAK_NOHUP', 'sleep 323'],
+  ])('a hook that forks a background sleep (%s) leaves nothing behind', async (word, needle) => {
+    const { ms, outcome } = await timed(env(), `echo ${word}`);
+    expect(ms).toBeLessThan(5000);
+    expect(
+      outcome.hooks.every(
+        (record) => record.outcome === 'allow' || record.outcome === 'unrecognized',
+      ),
+    ).toBe(true);
+    expect(
+      await processesOf(env(), 'hook', needle),
+      `hook process left running after the call: ${needle}`,
+    ).toEqual([]);
+  });
+});

@@ -7,6 +7,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -19,6 +20,7 @@ export default defineConfig({
           hookTimeout: 180_000,
           // Two cores: a few files at a time keep container start-up from starving the hooks' timers.
           maxWorkers: 3,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -18,6 +18,11 @@ TOOL_TMPDIR = "/workspace/.tmp"
 _executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="tool-fs", initializer=become_filesystem_user, initargs=(TOOL,))
 
 
+async def run_as_tool_user(work):
+    """Runs `work()` on one of the threads whose filesystem uid/gid is the tool user's."""
+    return await asyncio.get_running_loop().run_in_executor(_executor, work)
+
+
 class FileToolError(Exception):
     """A failure the model should see as the tool's `{error}` result."""
 

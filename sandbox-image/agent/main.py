@@ -91,9 +91,8 @@ async def run_code(request):
         stdin_data=None,
         timeout_ms=request["timeout_ms"],
         output_cap_bytes=request["output_cap_bytes"],
+        sweep_user_after=not request.get("background_processes", False),
     )
-    if not request.get("background_processes", False):
-        await processes.kill_user_processes(TOOL)
     return {
         "exit_code": result.exit_code,
         "stdout": result.stdout,
@@ -113,6 +112,8 @@ async def run_hook(request):
         stdin_data=request.get("stdin", "").encode(),
         timeout_ms=request["timeout_ms"],
         output_cap_bytes=request["output_cap_bytes"],
+        # Hooks run one at a time: nothing a hook leaves behind outlives it.
+        sweep_user_after=True,
     )
     return {
         "exit_code": result.exit_code,

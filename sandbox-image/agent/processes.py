@@ -59,9 +59,27 @@ def kill_group(pid):
         pass
 
 
-async def run(argv, *, user, cwd, env, stdin_data, timeout_ms, output_cap_bytes):
+class _ExitAwareProtocol(asyncio.subprocess.SubprocessStreamProtocol):
+    """asyncio's Process.wait() also waits for the pipes to close, so a background child holding
+    stdout would hold the call; this protocol says when the process itself has exited."""
+
+    def __init__(self, loop):
+        super().__init__(limit=READ_CHUNK_BYTES, loop=loop)
+        self.exited = loop.create_future()
+
+    def process_exited(self):
+        super().process_exited()
+        if not self.exited.done():
+            self.exited.set_result(None)
+
+
+async def run(argv, *, user, cwd, env, stdin_data, timeout_ms, output_cap_bytes, sweep_user_after):
+    """Runs argv as `user`. With `sweep_user_after`, every process of the user still alive when the
+    command ends (or times out) is killed; otherwise only the command's own process group is."""
     started = time.monotonic()
-    process = await asyncio.create_subprocess_exec(
+    loop = asyncio.get_running_loop()
+    transport, protocol = await loop.subprocess_exec(
+        lambda: _ExitAwareProtocol(loop),
         *argv,
         stdin=asyncio.subprocess.PIPE if stdin_data is not None else asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE,
@@ -75,43 +93,55 @@ async def run(argv, *, user, cwd, env, stdin_data, timeout_ms, output_cap_bytes)
         start_new_session=True,
         umask=0o022,
     )
+    pid = transport.get_pid()
     stdout = CappedBuffer(output_cap_bytes)
     stderr = CappedBuffer(output_cap_bytes)
-    readers = asyncio.gather(drain(process.stdout, stdout), drain(process.stderr, stderr))
+    readers = asyncio.gather(drain(protocol.stdout, stdout), drain(protocol.stderr, stderr))
 
     async def feed():
         if stdin_data is None:
             return
         try:
-            process.stdin.write(stdin_data)
-            await process.stdin.drain()
+            protocol.stdin.write(stdin_data)
+            await protocol.stdin.drain()
         except (BrokenPipeError, ConnectionResetError):
             pass  # a handler that does not read its stdin is allowed
         finally:
             try:
-                process.stdin.close()
+                protocol.stdin.close()
             except Exception:
                 pass
 
     feeder = asyncio.ensure_future(feed())
     timed_out = False
     try:
-        await asyncio.wait_for(process.wait(), timeout_ms / 1000)
+        await asyncio.wait_for(asyncio.shield(protocol.exited), timeout_ms / 1000)
     except asyncio.TimeoutError:
         timed_out = True
-        kill_group(process.pid)
-        await process.wait()
+        kill_group(pid)
+        if sweep_user_after:
+            await kill_user_processes(user)
+        await protocol.exited
     try:
         await asyncio.wait_for(asyncio.shield(readers), PIPE_GRACE_SECONDS)
     except asyncio.TimeoutError:
-        kill_group(process.pid)
-        try:
-            await asyncio.wait_for(asyncio.shield(readers), 1)
-        except asyncio.TimeoutError:
-            # Something outside the group (setsid) holds the pipe: stop reading, keep what we have.
+        # Children still hold the pipes. Under the sweep they die with every process of the user;
+        # background processes that are allowed to live keep running, and we stop reading them.
+        if sweep_user_after:
+            kill_group(pid)
+            await kill_user_processes(user)
+            try:
+                await asyncio.wait_for(asyncio.shield(readers), 1)
+            except asyncio.TimeoutError:
+                readers.cancel()
+        else:
             readers.cancel()
+    else:
+        if sweep_user_after:
+            await kill_user_processes(user)
     feeder.cancel()
-    code = process.returncode
+    transport.close()
+    code = transport.get_returncode()
     signal_number = -code if code < 0 else None
     return RunResult(
         exit_code=128 + signal_number if signal_number else code,

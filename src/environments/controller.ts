@@ -1,5 +1,7 @@
 import { placeSources } from '../config/sources.js';
 import { UserError } from '../errors/index.js';
+import type { Hook } from '../policies/hook.js';
+import { HookRunner } from '../policies/runner.js';
 import { hookboxHome } from '../paths.js';
 import { AuditLog, auditLogPath } from '../record/audit-log.js';
 import { defaultLogger, type Logger } from '../record/logger.js';
@@ -26,6 +28,11 @@ export interface ControllerOptions {
   startEngine?: boolean;
   /** Progress of a first-time image build, for a terminal. */
   onProgress?: (message: string) => void;
+  /**
+   * The operator's controller-side hooks and policies (`PolicyEnforcer` is one). They run before the
+   * sandbox gates, outside the sandbox, in this order. @default []
+   */
+  hooks?: readonly Hook[];
 }
 
 /**
@@ -43,12 +50,18 @@ export class Controller {
   readonly identity: ControllerIdentity = { id: newControllerId(), pid: process.pid };
   private readonly environments = new Map<string, Environment>();
 
+  /** Runs the controller-side hooks; undefined when there are none. */
+  readonly hookRunner: HookRunner | undefined;
+
   private constructor(
     readonly client: ContainerClient,
     readonly logger: Logger,
     readonly home: string,
     readonly image: string,
-  ) {}
+    hooks: readonly Hook[],
+  ) {
+    this.hookRunner = hooks.length > 0 ? new HookRunner(hooks) : undefined;
+  }
 
   static async start(options: ControllerOptions = {}): Promise<Controller> {
     const logger = options.logger ?? defaultLogger();
@@ -56,7 +69,13 @@ export class Controller {
     if (options.startEngine ?? true) await ensureEngine(client, { quiet: true });
     else await client.ping();
     const image = await ensureImage(client, logger, { onProgress: options.onProgress });
-    return new Controller(client, logger, options.home ?? hookboxHome(), image);
+    return new Controller(
+      client,
+      logger,
+      options.home ?? hookboxHome(),
+      image,
+      options.hooks ?? [],
+    );
   }
 
   /**
@@ -95,8 +114,17 @@ export class Controller {
       },
       audit,
       this.logger,
+      this.hookRunner,
     );
     this.environments.set(environmentId, environment);
+    if (this.hookRunner) {
+      const started = await this.hookRunner.onEnvironmentStart({
+        environmentId,
+        store: environment.store,
+      });
+      for (const record of started.records)
+        audit.append({ kind: 'lifecycle_hook', at: new Date().toISOString(), ...record });
+    }
     return environment;
   }
 
@@ -117,6 +145,13 @@ export class Controller {
   async deleteEnvironment(id: string): Promise<void> {
     const environment = this.getEnvironment(id);
     this.environments.delete(id);
+    if (this.hookRunner) {
+      const ended = await this.hookRunner.onEnvironmentEnd({
+        environmentId: id,
+        store: environment.store,
+      });
+      environment.recordLifecycle(ended.records);
+    }
     await environment.delete();
   }
 

@@ -8,6 +8,9 @@ import {
   type HandlerExecutor,
   type HookCallContext,
 } from '../hooks/hook-engine.js';
+import { ContextStore } from '../policies/context-store.js';
+import type { LifecycleHookRecord } from '../policies/controller-record.js';
+import type { HookRunner } from '../policies/runner.js';
 import { AuditLog, readAuditLog, type AuditEntry } from '../record/audit-log.js';
 import type { Logger } from '../record/logger.js';
 import type { HookRecord } from '../record/types.js';
@@ -24,6 +27,7 @@ import { SerialQueue } from './serial-queue.js';
 export interface CallOutcome {
   environment_id: string;
   call_id: string;
+  /** The call that ran: as the caller sent it, or as controller hooks rewrote it (see `original_args`). */
   tool_call: ToolCall;
   /** True when a pre hook denied the call: the tool did not run. */
   blocked: boolean;
@@ -31,9 +35,37 @@ export interface CallOutcome {
   reason: string | null;
   /** The tool's result, or null when blocked. */
   result: ToolResult | null;
-  /** The post payload's `error` text, when the tool failed. */
+  /** The post payload's `error` text, when the tool wrote to stderr or failed. */
   error?: string;
+  /**
+   * What the model is shown: the result after controller hooks' presentation rewrites (the raw one
+   * stays in `result`); for a failed call, with `error` holding the (possibly reworded) error text.
+   * Null when blocked: the model is shown `reason` as an error.
+   */
+  presented: ToolResult | null;
+  /** True when the call was blocked or the tool failed (file error, non-zero exit, timeout). */
+  is_error: boolean;
+  /** The arguments as the caller sent them, when a controller hook rewrote them. */
+  original_args?: Record<string, unknown>;
+  /** Controller hooks first, then the sandbox's, in the order they ran. */
   hooks: HookRecord[];
+}
+
+/** Options of one call. */
+export interface CallOptions {
+  /** The interaction the call belongs to, for controller hooks' context. @default null */
+  interactionId?: string | null;
+  /** The interaction's context store (a child of the environment's). */
+  interactionStore?: ContextStore;
+}
+
+/** A call failed (rather than merely wrote to stderr): a file error, a non-zero exit, a timeout. */
+function failed(result: ToolResult): boolean {
+  return (
+    typeof result.error === 'string' ||
+    result.timed_out === true ||
+    (typeof result.exit_code === 'number' && result.exit_code !== 0)
+  );
 }
 
 /** Reads the gates from the `.agents/hooks.json` source, if any (SPEC §4: none means no hooks). */
@@ -68,6 +100,8 @@ export class Environment {
   private readonly queue = new SerialQueue();
   private readonly executor: HandlerExecutor;
   private deleted = false;
+  /** The environment level of the controller hooks' context store. */
+  readonly store = new ContextStore();
 
   constructor(
     readonly sandbox: Sandbox,
@@ -76,6 +110,8 @@ export class Environment {
     private readonly settings: ToolRunSettings,
     private readonly audit: AuditLog,
     private readonly logger: Logger,
+    /** The operator's controller-side hooks and policies; they run before the sandbox gates. */
+    private readonly controllerHooks?: HookRunner,
   ) {
     this.gates = gates;
     this.executor = {
@@ -113,68 +149,133 @@ export class Environment {
    * Runs one tool call through the gates (SPEC §5, §6). Bad input (unknown tool, missing or mistyped
    * arguments) is refused before any hook runs.
    */
-  async call(toolCall: ToolCall): Promise<CallOutcome> {
-    if (this.deleted)
+  async call(toolCall: ToolCall, options: CallOptions = {}): Promise<CallOutcome> {
+    if (this.deleted) {
       throw new UserError('not_found', `environment ${this.id} was deleted`, {
         details: { field: 'environment_id' },
       });
-    const { tool, args } = resolveToolCall(toolCall, this.vocabulary);
+    }
+    resolveToolCall(toolCall, this.vocabulary);
     const verbatim: ToolCall = { name: toolCall.name, args: toolCall.args ?? {} };
-    return this.queue.run(async () => {
-      const context: HookCallContext = {
-        environmentId: this.id,
-        callId: newCallId(),
-        toolName: tool.name,
-        stateDir: SANDBOX_PATHS.stateDir,
-      };
-      const record = (hook: HookRecord) => {
-        this.audit.append({ kind: 'hook', at: new Date().toISOString(), ...hook });
-        this.logger.info(hook, 'hook run');
-      };
-      const gates = this.gates;
-      const payload = { tool_call: verbatim, environment_id: this.id };
-      const pre = await runPreHooks(gates, this.executor, payload, context, record);
-      const outcome: CallOutcome = {
-        environment_id: this.id,
-        call_id: context.callId,
-        tool_call: verbatim,
-        blocked: pre.blocked,
-        reason: pre.reason,
-        result: null,
-        hooks: pre.records,
-      };
-      if (!pre.blocked) {
-        const request = tool.request(args, this.settings);
-        const answer = await this.sandbox.request<Record<string, unknown>>(
-          request.op,
-          request.body,
-          request.answerTimeoutMs,
-        );
-        outcome.result = tool.result(answer);
-        const error = tool.errorOf(outcome.result);
-        if (error !== undefined) outcome.error = error;
-        const postPayload = {
-          ...payload,
-          ...(error === undefined ? {} : { error }),
-          result: outcome.result,
-        };
-        outcome.hooks = [
-          ...pre.records,
-          ...(await runPostHooks(gates, this.executor, postPayload, context, record)),
-        ];
+    return this.queue.run(() => this.runCall(verbatim, options));
+  }
+
+  private record(hook: HookRecord): void {
+    this.audit.append({ kind: 'hook', at: new Date().toISOString(), ...hook });
+    this.logger.info(hook, 'hook run');
+  }
+
+  private async runCall(verbatim: ToolCall, options: CallOptions): Promise<CallOutcome> {
+    const callId = newCallId();
+    const record = (hook: HookRecord) => this.record(hook);
+    const outcome: CallOutcome = {
+      environment_id: this.id,
+      call_id: callId,
+      tool_call: verbatim,
+      blocked: false,
+      reason: null,
+      result: null,
+      presented: null,
+      is_error: false,
+      hooks: [],
+    };
+    const scope = {
+      environmentId: this.id,
+      interactionId: options.interactionId ?? null,
+      callId,
+      store: (options.interactionStore ?? this.store).createChild('call'),
+    };
+
+    // Controller hooks and policies first: a refusal there means the sandbox is never asked.
+    let call = verbatim;
+    if (this.controllerHooks) {
+      const pre = await this.controllerHooks.beforeToolCall(scope, verbatim);
+      pre.records.forEach(record);
+      outcome.hooks.push(...pre.records);
+      if (pre.args !== pre.originalArgs) {
+        outcome.original_args = verbatim.args;
+        call = { name: verbatim.name, args: pre.args };
+        outcome.tool_call = call;
       }
-      this.audit.append({
-        kind: 'tool_call',
-        at: new Date().toISOString(),
-        environment_id: this.id,
-        call_id: context.callId,
-        tool_call: verbatim,
-        blocked: outcome.blocked,
-        reason: outcome.reason,
-        ...(outcome.error === undefined ? {} : { error: outcome.error }),
-      });
-      return outcome;
+      if (pre.blocked)
+        return this.finish({ ...outcome, blocked: true, reason: pre.reason, is_error: true });
+    }
+    let resolved;
+    try {
+      resolved = resolveToolCall(call, this.vocabulary);
+    } catch (error) {
+      const reason = `a controller hook rewrote the arguments into an invalid call: ${(error as Error).message}`;
+      return this.finish({ ...outcome, blocked: true, reason, is_error: true });
+    }
+    const { tool, args } = resolved;
+    const context: HookCallContext = {
+      environmentId: this.id,
+      callId,
+      toolName: tool.name,
+      stateDir: SANDBOX_PATHS.stateDir,
+    };
+    const gates = this.gates;
+    const payload = { tool_call: call, environment_id: this.id };
+    const pre = await runPreHooks(gates, this.executor, payload, context, record);
+    outcome.hooks.push(...pre.records);
+    if (pre.blocked)
+      return this.finish({ ...outcome, blocked: true, reason: pre.reason, is_error: true });
+
+    const request = tool.request(args, this.settings);
+    const answer = await this.sandbox.request<Record<string, unknown>>(
+      request.op,
+      request.body,
+      request.answerTimeoutMs,
+    );
+    const result = tool.result(answer);
+    outcome.result = result;
+    const error = tool.errorOf(result);
+    if (error !== undefined) outcome.error = error;
+    const postPayload = { ...payload, ...(error === undefined ? {} : { error }), result };
+    outcome.hooks.push(...(await runPostHooks(gates, this.executor, postPayload, context, record)));
+
+    outcome.is_error = failed(result);
+    outcome.presented = result;
+    if (this.controllerHooks) {
+      if (outcome.is_error) {
+        const reworded = await this.controllerHooks.onToolError(
+          scope,
+          call,
+          error ?? 'the tool call failed',
+        );
+        reworded.records.forEach(record);
+        outcome.hooks.push(...reworded.records);
+        outcome.presented = { ...result, error: reworded.message };
+      } else {
+        const shown = await this.controllerHooks.afterToolCall(scope, call, result);
+        shown.records.forEach(record);
+        outcome.hooks.push(...shown.records);
+        outcome.presented = shown.presented;
+        outcome.is_error = shown.withheld;
+      }
+    }
+    return this.finish(outcome);
+  }
+
+  private finish(outcome: CallOutcome): CallOutcome {
+    this.audit.append({
+      kind: 'tool_call',
+      at: new Date().toISOString(),
+      environment_id: this.id,
+      call_id: outcome.call_id,
+      tool_call: outcome.original_args
+        ? { ...outcome.tool_call, args: outcome.original_args }
+        : outcome.tool_call,
+      ...(outcome.original_args ? { rewritten_args: outcome.tool_call.args } : {}),
+      blocked: outcome.blocked,
+      reason: outcome.reason,
+      ...(outcome.error === undefined ? {} : { error: outcome.error }),
+      ...(outcome.result === null ? {} : { result: outcome.result }),
+      ...(outcome.presented !== null && outcome.presented !== outcome.result
+        ? { presented: outcome.presented }
+        : {}),
     });
+    return outcome;
   }
 
   /**
@@ -200,6 +301,12 @@ export class Environment {
         });
       }
     });
+  }
+
+  /** Records controller lifecycle hook runs (environment and interaction start/end). */
+  recordLifecycle(records: readonly LifecycleHookRecord[]): void {
+    for (const record of records)
+      this.audit.append({ kind: 'lifecycle_hook', at: new Date().toISOString(), ...record });
   }
 
   /** Everything recorded for this environment so far, from its audit log. */

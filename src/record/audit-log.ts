@@ -8,20 +8,29 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import type { LifecycleHookRecord } from '../policies/controller-record.js';
 import type { HookRecord } from './types.js';
 
 /** One line of an environment's audit log. */
 export type AuditEntry =
   | ({ kind: 'hook'; at: string } & HookRecord)
+  | ({ kind: 'lifecycle_hook'; at: string } & LifecycleHookRecord)
   | {
       kind: 'tool_call';
       at: string;
       environment_id: string;
       call_id: string;
+      /** As the caller sent it. */
       tool_call: { name: string; args: Record<string, unknown> };
+      /** The arguments that ran, when a controller hook rewrote them. */
+      rewritten_args?: Record<string, unknown>;
       blocked: boolean;
       reason: string | null;
       error?: string;
+      /** The raw result, exactly as the tool gave it. */
+      result?: Record<string, unknown>;
+      /** What the model was shown, when a controller hook changed it. */
+      presented?: Record<string, unknown>;
     }
   | {
       kind: 'environment';

@@ -52,6 +52,7 @@ beforeAll(async () => {
     hooks: [policy, pinLanguage, redactor],
   });
   environment = await controller.createEnvironment({
+    vocabulary: '2026-05',
     sources: [
       hooksJson({ gate: { pre_tool_execution: [rule('*', '/.agents/gate.py')] } }),
       inline('.agents/gate.py', GATE),

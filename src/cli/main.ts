@@ -5,6 +5,7 @@ import { demoCommand } from './commands/demo.js';
 import { doctorCommand } from './commands/doctor.js';
 import { gcCommand } from './commands/gc.js';
 import { imageBuildCommand } from './commands/image.js';
+import { testCommand } from './commands/test.js';
 import { validateCommand } from './commands/validate.js';
 import { processIo, type CliIo } from './io.js';
 
@@ -31,6 +32,17 @@ function program(io: CliIo, setCode: (code: number) => void): Command {
     .option('--tool-timeout-ms <ms>', 'timeout of each tool call, in milliseconds (default 60000)')
     .option('--json', 'print the outcome(s) as JSON')
     .action(async (options) => setCode(await callCommand(options, io)));
+
+  root
+    .command('test')
+    .description('run fixture cases against real containers: gates block what they must, let through what they should')
+    .argument('<fixtures...>', 'fixture files (YAML or JSON) or folders of them')
+    .option('--jobs <n>', 'environments at a time (default 4)')
+    .option('--junit <file>', 'write JUnit XML results to FILE')
+    .option('--no-containment', 'skip the gate-off containment check of destructive cases')
+    .option('--gates-dir <dir>', 'where shipped gates live (default hooks-scripts/)')
+    .option('--json', 'print the results as JSON')
+    .action(async (paths: string[], options) => setCode(await testCommand(paths, options, io)));
 
   root
     .command('validate')

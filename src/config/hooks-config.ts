@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { UserError } from '../errors/index.js';
 import { compileMatcher, type ToolMatcher } from '../hooks/matcher.js';
-import { describeIssues, formatPath } from './zod-issues.js';
+import { describeIssues, formatPath, knownKeysOf } from './zod-issues.js';
 
 /** What a handler's failure means: `allow` (compatible default) or `deny` (fail closed). */
 export type OnError = 'allow' | 'deny';
@@ -110,17 +110,6 @@ const fileSchema = z.record(z.string(), groupSchema, {
   error: 'hooks.json must be a JSON object of groups',
 });
 
-const GROUP_KEYS = ['enabled', 'pre_tool_execution', 'post_tool_execution'];
-const RULE_KEYS = ['matcher', 'hooks'];
-const HANDLER_KEYS = ['type', 'command', 'url', 'headers', 'timeout', 'on_error'];
-
-function knownKeysAt(path: readonly PropertyKey[]): readonly string[] {
-  if (path.length === 1) return GROUP_KEYS;
-  if (path.length === 3) return RULE_KEYS;
-  if (path.length === 5) return HANDLER_KEYS;
-  return [];
-}
-
 /** Keys that begin with `_` (such as `_comment`) are comments at every level. */
 function withoutComments(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutComments);
@@ -155,7 +144,10 @@ export function safeParseHooksConfig(text: string): HooksConfigParse {
   }
   const parsed = fileSchema.safeParse(withoutComments(raw));
   if (!parsed.success)
-    return { success: false, problems: describeIssues(parsed.error.issues, knownKeysAt) };
+    return {
+      success: false,
+      problems: describeIssues(parsed.error.issues, knownKeysOf(fileSchema)),
+    };
 
   const problems: HooksConfigProblem[] = [];
   const groups: HookGroup[] = Object.entries(parsed.data).map(([name, group]) => {

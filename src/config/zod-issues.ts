@@ -66,3 +66,41 @@ export function describeIssues(
   }
   return out;
 }
+
+type AnySchema = { _zod: { def: Record<string, unknown> } };
+
+function unwrap(schema: AnySchema): AnySchema {
+  let current = schema;
+  for (let i = 0; i < 10; i++) {
+    const def = current._zod.def;
+    const inner = (def.innerType ?? (def.type === 'pipe' ? def.in : undefined)) as
+      AnySchema | undefined;
+    if (!inner) return current;
+    current = inner;
+  }
+  return current;
+}
+
+/**
+ * The keys an object schema allows at a JSON path, found by walking the schema, so that unknown-key
+ * messages can suggest the key that was meant. Unions offer the keys of all their options.
+ */
+export function knownKeysOf(schema: unknown): (path: readonly PropertyKey[]) => readonly string[] {
+  const at = (node: AnySchema, path: readonly PropertyKey[]): string[] => {
+    const current = unwrap(node);
+    const def = current._zod.def;
+    if (def.type === 'union' || def.type === 'discriminatedUnion') {
+      return [...new Set((def.options as AnySchema[]).flatMap((option) => at(option, path)))];
+    }
+    if (path.length === 0) return def.type === 'object' ? Object.keys(def.shape as object) : [];
+    const [head, ...rest] = path;
+    if (def.type === 'object') {
+      const child = (def.shape as Record<string, AnySchema>)[String(head)];
+      return child ? at(child, rest) : [];
+    }
+    if (def.type === 'array') return at(def.element as AnySchema, rest);
+    if (def.type === 'record') return at(def.valueType as AnySchema, rest);
+    return [];
+  };
+  return (path) => at(schema as AnySchema, path);
+}

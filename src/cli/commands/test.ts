@@ -1,0 +1,117 @@
+import { writeFileSync } from 'node:fs';
+import { Controller } from '../../environments/controller.js';
+import { UserError } from '../../errors/index.js';
+import { junitXml } from '../../testing/junit.js';
+import { loadFixtures } from '../../testing/load-fixtures.js';
+import { runFixtures, type CaseResult } from '../../testing/run-fixtures.js';
+import { resolveToolCall } from '../../tools/registry.js';
+import type { CliIo } from '../io.js';
+
+export interface TestCommandOptions {
+  jobs?: string;
+  junit?: string;
+  containment?: boolean;
+  gatesDir?: string;
+  json?: boolean;
+}
+
+function parseJobs(value: string | undefined): number {
+  if (value === undefined) return 4;
+  const jobs = Number(value);
+  if (!Number.isInteger(jobs) || jobs < 1 || jobs > 32) {
+    throw new UserError('invalid_argument', '--jobs: must be a whole number from 1 to 32', {
+      details: { field: '--jobs' },
+    });
+  }
+  return jobs;
+}
+
+function table(results: CaseResult[]): string {
+  const rows = results.map((result) => [
+    result.passed ? 'pass' : 'FAIL',
+    result.fixture,
+    result.mode === 'containment' ? `${result.name} [gate off]` : result.name,
+    result.mode === 'gated' ? (result.blocked ? 'blocked' : 'allowed') : 'gate off',
+    `${result.durationMs} ms`,
+  ]);
+  const header = ['result', 'fixture', 'case', 'call', 'time'];
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => row[column]!.length)),
+  );
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column]!))
+      .join('  ')
+      .trimEnd();
+  return (
+    [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n') +
+    '\n'
+  );
+}
+
+/**
+ * `hookbox test FIXTURES…`: runs fixture cases against real containers, `--jobs` environments at a
+ * time; prints a table and every failing expectation; `--junit FILE` writes JUnit XML. Exit 1 if a
+ * case fails, 2 for an invalid fixture (the error names the file, the case and the field).
+ */
+export async function testCommand(
+  paths: string[],
+  options: TestCommandOptions,
+  io: CliIo,
+): Promise<number> {
+  const jobs = parseJobs(options.jobs);
+  const fixtures = loadFixtures(paths);
+  for (const { file, fixture } of fixtures) {
+    fixture.cases.forEach((testCase, index) => {
+      try {
+        resolveToolCall(testCase.call, fixture.vocabulary ?? '2026-05');
+      } catch (error) {
+        throw new UserError(
+          'invalid_argument',
+          `${file}: cases[${index}] (${testCase.name}).call: ${(error as Error).message}`,
+          {
+            details: { field: `cases[${index}].call`, file },
+          },
+        );
+      }
+    });
+  }
+  const controller = await Controller.start({ onProgress: (message) => io.stderr(`${message}\n`) });
+  const started = performance.now();
+  let results: CaseResult[];
+  try {
+    results = await runFixtures(controller, fixtures, {
+      jobs,
+      containment: options.containment ?? true,
+      gatesDir: options.gatesDir,
+      onResult: (result, done, total) => {
+        if (io.isTty)
+          io.stdout(
+            `\r[${done}/${total}] ${result.passed ? 'pass' : 'FAIL'} ${result.fixture} › ${result.name}`
+              .padEnd(100)
+              .slice(0, 100),
+          );
+      },
+    });
+  } finally {
+    await controller.close();
+  }
+  if (io.isTty) io.stdout('\r' + ' '.repeat(100) + '\r');
+  const failed = results.filter((result) => !result.passed);
+  if (options.json) io.stdout(JSON.stringify(results, null, 2) + '\n');
+  else {
+    io.stdout(table(results));
+    for (const result of failed) {
+      io.stdout(
+        `\nFAIL ${result.file} › ${result.name}${result.mode === 'containment' ? ' [gate off]' : ''}\n`,
+      );
+      for (const failure of result.failures) io.stdout(`  ✖ ${failure}\n`);
+    }
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    io.stdout(
+      `\n${results.length - failed.length} passed, ${failed.length} failed (${results.length} runs of ${fixtures.reduce((n, f) => n + f.fixture.cases.length, 0)} cases in ${fixtures.length} fixture files, ${seconds} s, ${jobs} jobs)\n`,
+    );
+  }
+  if (options.junit) writeFileSync(options.junit, junitXml(results));
+  return failed.length === 0 ? 0 : 1;
+}

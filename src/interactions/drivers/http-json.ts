@@ -1,0 +1,162 @@
+import { HookboxError, SystemError } from '../../errors/errors.js';
+
+/** One JSON POST to a model API. */
+export interface JsonPost {
+  /** The API's name as messages show it, e.g. `Gemini API`. */
+  api: string;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+  /** How long the whole exchange (connect, answer, body) may take. */
+  timeoutMs: number;
+  /** The interaction's signal: when it aborts, the request is abandoned. */
+  signal: AbortSignal;
+  fetch: typeof fetch;
+}
+
+/** What a non-2xx answer says, in the API's own words, plus fields for `details`. */
+export interface ApiFailure {
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+/** Turns a non-2xx answer (its status and JSON body, or `undefined` when not JSON) into words. */
+export type DescribeFailure = (status: number, body: unknown, text: string) => ApiFailure;
+
+/** How long one model request may take by default: long answers of slow local models fit in it. */
+export const DEFAULT_MODEL_TIMEOUT_MS = 300_000;
+
+/** 408, 429 and 5xx may succeed when tried again later; every other status will not. */
+export function isRetryableStatus(status: number): boolean {
+  return status === 408 || status === 429 || status >= 500;
+}
+
+/**
+ * Throws when the interaction was cancelled: the signal's reason if it is a HookboxError (so the
+ * caller's own error comes back), otherwise a system error saying so.
+ */
+export function throwIfCancelled(signal: AbortSignal): void {
+  if (!signal.aborted) return;
+  const reason: unknown = signal.reason;
+  if (reason instanceof HookboxError) throw reason;
+  throw new SystemError('internal', 'The interaction was cancelled.', { cause: reason });
+}
+
+/**
+ * POSTs `body` as JSON and returns the parsed JSON answer. Every failure is a SystemError naming the
+ * API: unreachable (retryable), no answer within `timeoutMs` (`timeout`, retryable), a non-2xx answer
+ * (`internal`, the API's own message via `describe`, retryable for 408/429/5xx), or a 2xx answer
+ * that is not JSON. Cancellation through `signal` throws as {@link throwIfCancelled} does.
+ */
+export async function postJson(request: JsonPost, describe: DescribeFailure): Promise<unknown> {
+  throwIfCancelled(request.signal);
+  const timeout = AbortSignal.timeout(request.timeoutMs);
+  const signal = AbortSignal.any([request.signal, timeout]);
+  const where = `${request.api} at ${request.url}`;
+  let status: number;
+  let text: string;
+  try {
+    const response = await request.fetch(request.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...request.headers },
+      body: JSON.stringify(request.body),
+      signal,
+    });
+    status = response.status;
+    text = await response.text();
+  } catch (error) {
+    throwIfCancelled(request.signal);
+    if (timeout.aborted) {
+      throw new SystemError(
+        'timeout',
+        `The ${where} did not answer within ${request.timeoutMs} ms.`,
+        { retryable: true, details: { api: request.api }, cause: error },
+      );
+    }
+    throw new SystemError('internal', `Could not reach the ${where}: ${describeCause(error)}.`, {
+      retryable: true,
+      details: { api: request.api },
+      cause: error,
+    });
+  }
+
+  const body = parseJson(text);
+  if (status < 200 || status > 299) {
+    const failure = describe(status, body, text);
+    throw new SystemError('internal', failure.message, {
+      retryable: isRetryableStatus(status),
+      details: { api: request.api, status, ...failure.details },
+    });
+  }
+  if (body === undefined) {
+    throw new SystemError(
+      'internal',
+      `The ${where} answered HTTP ${status} with a body that is not JSON: ${excerpt(text)}`,
+      { details: { api: request.api, status } },
+    );
+  }
+  return body;
+}
+
+/** Names a failure hint speaks of: where the key and the model are configured. */
+export interface HintNames {
+  /** E.g. `GEMINI_API_KEY`. */
+  keyVariable: string;
+  /** E.g. `gemini-2.5-flash` (set by HOOKBOX_GEMINI_MODEL)`. */
+  model: string;
+}
+
+export type FailureKind = 'key' | 'model' | 'rate' | 'upstream' | 'request';
+
+/** What kind of failure a status usually is, when the body says no more. */
+export function failureKindOf(status: number): FailureKind {
+  if (status === 401 || status === 403) return 'key';
+  if (status === 404) return 'model';
+  if (status === 429) return 'rate';
+  if (isRetryableStatus(status)) return 'upstream';
+  return 'request';
+}
+
+/** One sentence telling the operator what to check, for a kind of failure. */
+export function failureHint(kind: FailureKind, names: HintNames): string {
+  switch (kind) {
+    case 'key':
+      return `The API refused hookbox's API key (or its absence): check ${names.keyVariable} where hookbox runs.`;
+    case 'model':
+      return `Check the model name ${names.model} and the base URL.`;
+    case 'rate':
+      return 'The rate limit or quota of the key is used up; try again later.';
+    case 'upstream':
+      return 'The failure is on the API side; try again later.';
+    case 'request':
+      return 'The API refused the conversation or the tool declarations hookbox sent it.';
+  }
+}
+
+/** An API's own message, ending with a full stop so that a hint can follow it. */
+export function asSentence(text: string): string {
+  const trimmed = text.trim();
+  return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
+
+/** The start of a text, for messages. */
+export function excerpt(text: string, max = 300): string {
+  const flat = text.trim().replace(/\s+/g, ' ');
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat || '(empty)';
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `fetch failed` says nothing; its cause (`connect ECONNREFUSED 127.0.0.1:1`) does. */
+function describeCause(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause: unknown = error.cause;
+  if (cause instanceof Error && cause.message !== '') return cause.message;
+  return error.message;
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { VOCABULARIES, type VocabularyId } from '../tools/registry.js';
 
 /** A text expectation: the whole text, or an RE2-free JavaScript regular expression it must match. */
 const textExpectation = z.union(
@@ -66,7 +67,7 @@ export const fixtureSchema = z.strictObject({
     .optional(),
   /** Files placed in /workspace before each case (path relative to /workspace → content). */
   workspace_files: z.record(z.string(), z.string()).optional(),
-  vocabulary: z.enum(['2026-05', '2026-09']).optional(),
+  vocabulary: z.enum(Object.keys(VOCABULARIES) as [VocabularyId, ...VocabularyId[]]).optional(),
   /** Timeout of each call, in milliseconds. @default 20000 */
   tool_timeout_ms: z.number().int().positive().optional(),
   cases: z.array(caseSchema).min(1, { error: 'must hold at least one case' }),

@@ -1,4 +1,4 @@
-import { placeSources } from '../config/sources.js';
+import { placeSources, type PlacedSource } from '../config/sources.js';
 import { UserError } from '../errors/index.js';
 import type { Hook } from '../policies/hook.js';
 import { HookRunner } from '../policies/runner.js';
@@ -13,6 +13,8 @@ import { Sandbox, type ControllerIdentity } from '../sandbox/sandbox.js';
 import { DEFAULT_VOCABULARY } from '../tools/registry.js';
 import { Environment, hooksConfigOf } from './environment.js';
 import { ENVIRONMENT_DEFAULTS, type EnvironmentOptions } from './environment-options.js';
+import { reapOrphans } from './reaper.js';
+import { WarmPool, type WarmPoolOptions } from './warm-pool.js';
 import { newControllerId, newEnvironmentId } from './ids.js';
 
 export interface ControllerOptions {
@@ -33,6 +35,13 @@ export interface ControllerOptions {
    * sandbox gates, outside the sandbox, in this order. @default []
    */
   hooks?: readonly Hook[];
+  /** Keep hardened environments ready, so handing one out costs only the injection of sources. */
+  pool?: WarmPoolOptions;
+  /**
+   * Remove, at start, containers and volumes left by hookbox controllers that are gone.
+   * @default false
+   */
+  reapOrphansOnStart?: boolean;
 }
 
 /**
@@ -52,6 +61,8 @@ export class Controller {
 
   /** Runs the controller-side hooks; undefined when there are none. */
   readonly hookRunner: HookRunner | undefined;
+  /** The warm pool, when the controller has one. */
+  readonly pool: WarmPool | undefined;
 
   private constructor(
     readonly client: ContainerClient,
@@ -59,8 +70,29 @@ export class Controller {
     readonly home: string,
     readonly image: string,
     hooks: readonly Hook[],
+    poolOptions: WarmPoolOptions | undefined,
   ) {
     this.hookRunner = hooks.length > 0 ? new HookRunner(hooks) : undefined;
+    if (poolOptions && poolOptions.size > 0) {
+      this.pool = new WarmPool(() => this.makeSandbox(newEnvironmentId(), []), poolOptions, logger);
+      this.pool.refill();
+    }
+  }
+
+  private makeSandbox(
+    environmentId: string,
+    sources: PlacedSource[],
+    options?: EnvironmentOptions['sandbox'],
+  ): Promise<Sandbox> {
+    return Sandbox.create({
+      client: this.client,
+      logger: this.logger,
+      controller: this.identity,
+      environmentId,
+      image: this.image,
+      sources,
+      options,
+    });
   }
 
   static async start(options: ControllerOptions = {}): Promise<Controller> {
@@ -69,12 +101,18 @@ export class Controller {
     if (options.startEngine ?? true) await ensureEngine(client, { quiet: true });
     else await client.ping();
     const image = await ensureImage(client, logger, { onProgress: options.onProgress });
+    if (options.reapOrphansOnStart) {
+      const reaped = await reapOrphans(client);
+      if (reaped.containers.length + reaped.volumes.length > 0)
+        logger.info(reaped, 'removed orphans of dead controllers');
+    }
     return new Controller(
       client,
       logger,
       options.home ?? hookboxHome(),
       image,
       options.hooks ?? [],
+      options.pool,
     );
   }
 
@@ -85,16 +123,21 @@ export class Controller {
   async createEnvironment(options: EnvironmentOptions = {}): Promise<Environment> {
     const sources = placeSources(options.sources ?? []);
     const gates = hooksConfigOf(sources);
-    const environmentId = newEnvironmentId();
-    const sandbox = await Sandbox.create({
-      client: this.client,
-      logger: this.logger,
-      controller: this.identity,
-      environmentId,
-      image: this.image,
-      sources,
-      options: options.sandbox,
-    });
+    // A pooled environment has the default limits; one that asks for others is made cold.
+    const pooled = options.sandbox === undefined ? this.pool?.take() : undefined;
+    let sandbox: Sandbox;
+    if (pooled) {
+      try {
+        await pooled.injectSources(sources);
+      } catch (error) {
+        await pooled.destroy().catch(() => {});
+        throw error;
+      }
+      sandbox = pooled;
+    } else {
+      sandbox = await this.makeSandbox(newEnvironmentId(), sources, options.sandbox);
+    }
+    const environmentId = sandbox.environmentId;
     const audit = new AuditLog(auditLogPath(this.home, environmentId));
     audit.append({
       kind: 'environment',
@@ -157,6 +200,7 @@ export class Controller {
 
   /** Deletes every environment this controller made. */
   async close(): Promise<void> {
+    await this.pool?.close();
     const all = [...this.environments.keys()];
     await Promise.allSettled(all.map((id) => this.deleteEnvironment(id)));
   }

@@ -7,8 +7,11 @@ export interface EnvironmentOptions {
   /** Files to place: `.agents/…` (hooks.json and hook scripts) and `workspace/…` (SPEC §3). */
   sources?: InlineSource[];
   /**
-   * The tool vocabulary the environment speaks.
-   * @default '2026-05'
+   * The tool vocabulary the environment speaks: `'2026-09'` (the current Gemini agent's tools:
+   * `view_file`, `write_to_file`, `replace_file_content`, `list_dir`, … with PascalCase arguments) or
+   * `'2026-05'` (SPEC §5: `read_file`, `write_file`, `list_files`, …). Hooks see its names and arguments
+   * verbatim. See docs/vocabularies.md; `vocabularyForAgent` picks it from a Gemini agent name.
+   * @default '2026-09'
    */
   vocabulary?: VocabularyId;
   /**

@@ -144,6 +144,11 @@ export class Sandbox {
     }
   }
 
+  /** Places sources in a running environment (a pooled one at hand-out): workspace files and gates. */
+  async injectSources(sources: PlacedSource[]): Promise<void> {
+    await Sandbox.inject(this.client, this.containerId, sources);
+  }
+
   /** Adds workspace sources to a running environment. */
   async addWorkspaceSources(sources: PlacedSource[]): Promise<void> {
     await Sandbox.inject(

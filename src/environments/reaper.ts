@@ -1,0 +1,49 @@
+import type { ContainerClient } from '../sandbox/container-client.js';
+import { LABEL_CONTROLLER_PID, LABEL_ENVIRONMENT, LABEL_MANAGED } from '../sandbox/labels.js';
+
+/** Whether a process with this pid is alive on this host. */
+export function processAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export interface ReapResult {
+  containers: { name: string; environmentId: string }[];
+  volumes: string[];
+}
+
+/**
+ * Removes containers, volumes and networks that carry hookbox labels but belong to no known
+ * environment. `isOrphan` decides from a resource's labels; by default a resource is an orphan when
+ * the controller process that made it is gone.
+ */
+export async function reapOrphans(
+  client: ContainerClient,
+  isOrphan: (labels: Record<string, string>) => boolean = (labels) =>
+    !processAlive(Number(labels[LABEL_CONTROLLER_PID])),
+): Promise<ReapResult> {
+  const removed: ReapResult = { containers: [], volumes: [] };
+  const managed = [`${LABEL_MANAGED}=true`];
+  for (const container of await client.listContainers(managed)) {
+    if (!isOrphan(container.labels)) continue;
+    await client.removeContainer(container.id);
+    removed.containers.push({
+      name: container.name,
+      environmentId: container.labels[LABEL_ENVIRONMENT] ?? '?',
+    });
+  }
+  const live = new Set(
+    (await client.listContainers(managed)).map((container) => container.labels[LABEL_ENVIRONMENT]),
+  );
+  for (const volume of await client.listVolumes(managed)) {
+    if (live.has(volume.labels[LABEL_ENVIRONMENT]) || !isOrphan(volume.labels)) continue;
+    await client.removeVolume(volume.name);
+    removed.volumes.push(volume.name);
+  }
+  return removed;
+}

@@ -110,41 +110,48 @@ def compile_glob(pattern):
 
 
 def walk(root, max_depth=None, deadline=None, max_entries=None, stats=None):
-    """Yields (path, relative path, depth, lstat result) for everything under `root`, depth first in
-    name order, without following symbolic links. Entries directly in `root` have depth 1. Stops (and
-    sets stats["stopped"]) at the deadline or after max_entries entries."""
+    """Yields (path, relative path, depth, lstat result) for everything under `root` in path order
+    (depth first, names sorted), without following symbolic links and without recursion, so a deep
+    tree made by tool code cannot exhaust the stack. Entries directly in `root` have depth 1. Stops
+    (and sets stats["stopped"]) at the deadline or after max_entries entries."""
     stats = stats if stats is not None else {}
     stats.setdefault("visited", 0)
     stats.setdefault("unreadable", 0)
-    stack = [(root, "", 0)]
-    while stack:
-        folder, relative, depth = stack.pop()
-        if max_depth is not None and depth >= max_depth:
-            continue
+
+    def frame(folder, relative, depth):
         try:
             with os.scandir(folder) as listing:
                 entries = sorted(listing, key=lambda entry: entry.name)
         except OSError:
             stats["unreadable"] += 1
+            return None
+        return iter(entries), relative, depth
+
+    first = frame(root, "", 0)
+    frames = [first] if first else []
+    while frames:
+        entries, relative, depth = frames[-1]
+        entry = next(entries, None)
+        if entry is None:
+            frames.pop()
             continue
-        children = []
-        for entry in entries:
-            if deadline is not None and time.monotonic() > deadline:
-                stats["stopped"] = "time"
-                return
-            if max_entries is not None and stats["visited"] >= max_entries:
-                stats["stopped"] = "entries"
-                return
-            stats["visited"] += 1
-            try:
-                info = entry.stat(follow_symlinks=False)
-            except OSError:
-                continue
-            child_relative = f"{relative}{entry.name}"
-            yield entry.path, child_relative, depth + 1, info
-            if stat.S_ISDIR(info.st_mode) and entry.path not in SKIP_DIRS:
-                children.append((entry.path, child_relative + "/", depth + 1))
-        stack.extend(reversed(children))
+        if deadline is not None and time.monotonic() > deadline:
+            stats["stopped"] = "time"
+            return
+        if max_entries is not None and stats["visited"] >= max_entries:
+            stats["stopped"] = "entries"
+            return
+        stats["visited"] += 1
+        try:
+            info = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        child_relative = f"{relative}{entry.name}"
+        yield entry.path, child_relative, depth + 1, info
+        if stat.S_ISDIR(info.st_mode) and entry.path not in SKIP_DIRS and (max_depth is None or depth + 1 < max_depth):
+            below = frame(entry.path, child_relative + "/", depth + 1)
+            if below:
+                frames.append(below)
 
 
 def split_lines(text):
@@ -192,6 +199,14 @@ def grep(request, emit):
     except OSError as error:
         return {"error": f"{root}: {os.strerror(error.errno) if error.errno else error}"}
     stats = {}
+    try:
+        # An unreadable SearchPath is an error; unreadable files and folders under it are counted.
+        if stat.S_ISDIR(root_info.st_mode):
+            os.scandir(root).close()
+        else:
+            os.close(os.open(root, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC))
+    except OSError as error:
+        return {"error": f"{root}: {os.strerror(error.errno) if error.errno else error}"}
     if stat.S_ISDIR(root_info.st_mode):
         walked = walk(root, max_entries=request["max_entries"], stats=stats)
         candidates = ((path, info) for path, _, _, info in walked if stat.S_ISREG(info.st_mode))

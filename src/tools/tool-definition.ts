@@ -24,7 +24,15 @@ export interface ToolDefinition<Args = Record<string, unknown>> {
   name: string;
   /** One sentence for models (function declarations) and `hookbox` docs. */
   description: string;
+  /** The arguments accepted: a call whose args fail this is refused before any hook runs. */
   args: z.ZodType<Args>;
+  /**
+   * The arguments declared to models, when narrower than those accepted (another name accepted for an
+   * argument is not advertised). Defaults to `args`.
+   */
+  modelArgs?: z.ZodType;
+  /** The arguments that name a path, for policies that check paths (empty for `code_execution`). */
+  pathArgs: readonly string[];
   request(args: Args, settings: ToolRunSettings): AgentRequest;
   /** Shapes the agent's answer into the tool's documented result. */
   result(answer: Record<string, unknown>): ToolResult;

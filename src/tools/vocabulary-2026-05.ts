@@ -3,14 +3,14 @@ import type { ToolDefinition, ToolRunSettings } from './tool-definition.js';
 import type { ToolResult } from './types.js';
 
 /** Slack on top of a tool's own timeout before an unanswered request means the agent is gone. */
-const ANSWER_SLACK_MS = 15_000;
-const FILE_ANSWER_TIMEOUT_MS = 60_000;
+export const ANSWER_SLACK_MS = 15_000;
+export const FILE_ANSWER_TIMEOUT_MS = 60_000;
 /** read_file refuses files larger than this. */
 export const MAX_READ_FILE_BYTES = 10 * 1024 * 1024;
 
 const path = z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' });
 
-function codeExecutionError(result: ToolResult): string | undefined {
+export function codeExecutionError(result: ToolResult): string | undefined {
   const parts: string[] = [];
   if (typeof result.stderr === 'string' && result.stderr !== '') parts.push(result.stderr);
   if (result.timed_out === true) parts.push('timed out');
@@ -19,7 +19,18 @@ function codeExecutionError(result: ToolResult): string | undefined {
   return parts.length > 0 ? parts.join('\n') : undefined;
 }
 
-function fileError(result: ToolResult): string | undefined {
+/** `{exit_code, stdout, stderr, timed_out, truncated}` from the agent's `run_code` answer. */
+export function codeExecutionResult(answer: Record<string, unknown>): ToolResult {
+  return {
+    exit_code: answer.exit_code,
+    stdout: answer.stdout,
+    stderr: answer.stderr,
+    timed_out: answer.timed_out,
+    truncated: answer.truncated,
+  };
+}
+
+export function fileError(result: ToolResult): string | undefined {
   return typeof result.error === 'string' ? result.error : undefined;
 }
 
@@ -32,6 +43,7 @@ function fileTool<Args extends Record<string, unknown>>(
     name,
     description,
     args,
+    pathArgs: ['path'],
     request: (callArgs) => ({
       op: 'file',
       body: { tool: name, args: callArgs, max_read_bytes: MAX_READ_FILE_BYTES },
@@ -45,6 +57,7 @@ function fileTool<Args extends Record<string, unknown>>(
 const codeExecution: ToolDefinition<{ code: string; language?: 'bash' | 'python' | 'sh' }> = {
   name: 'code_execution',
   description: 'Run bash, sh or python code in the sandbox; cwd /workspace.',
+  pathArgs: [],
   args: z.strictObject({
     code: z.string({ error: 'must be a string' }),
     language: z
@@ -62,13 +75,7 @@ const codeExecution: ToolDefinition<{ code: string; language?: 'bash' | 'python'
     },
     answerTimeoutMs: settings.timeoutMs + ANSWER_SLACK_MS,
   }),
-  result: (answer) => ({
-    exit_code: answer.exit_code,
-    stdout: answer.stdout,
-    stderr: answer.stderr,
-    timed_out: answer.timed_out,
-    truncated: answer.truncated,
-  }),
+  result: codeExecutionResult,
   errorOf: codeExecutionError,
 };
 

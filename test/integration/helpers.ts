@@ -8,7 +8,12 @@ import type { Environment } from '../../src/environments/environment.js';
 import type { EnvironmentOptions } from '../../src/environments/environment-options.js';
 import { createLogger } from '../../src/record/logger.js';
 
-/** One controller per test file (audit logs in a temp folder); its environments go at the end. */
+/**
+ * One controller per test file (audit logs in a temp folder); its environments go at the end.
+ * The tests written for the core runtime call the 2026-05 tools (`read_file`, `write_file`,
+ * `list_files`), so environments made through this controller speak 2026-05 unless the options name
+ * a `vocabulary`; the library's own default is 2026-09.
+ */
 export function useController(): () => Promise<Controller> {
   let started: Promise<Controller> | undefined;
   afterAll(async () => {
@@ -18,6 +23,11 @@ export function useController(): () => Promise<Controller> {
     started ??= Controller.start({
       home: mkdtempSync(join(tmpdir(), 'hookbox-test-')),
       logger: createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'silent' }),
+    }).then((controller) => {
+      const create = controller.createEnvironment.bind(controller);
+      controller.createEnvironment = (options = {}) =>
+        create({ vocabulary: '2026-05', ...options });
+      return controller;
     });
     return started;
   };

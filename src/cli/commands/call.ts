@@ -6,9 +6,10 @@ import { Controller } from '../../environments/controller.js';
 import { hooksConfigOf, type CallOutcome } from '../../environments/environment.js';
 import { toHookboxError, UserError } from '../../errors/index.js';
 import {
-  DEFAULT_VOCABULARY,
+  isVocabularyId,
   resolveToolCall,
   VOCABULARIES,
+  vocabularyForCalls,
   type VocabularyId,
 } from '../../tools/registry.js';
 import type { ToolCall } from '../../tools/types.js';
@@ -90,9 +91,13 @@ function readCalls(options: CallCommandOptions): { calls: ToolCall[]; batch: boo
   return { calls: [{ name: options.tool, args: args as Record<string, unknown> }], batch: false };
 }
 
-function parseVocabulary(value: string | undefined): VocabularyId {
-  if (value === undefined) return DEFAULT_VOCABULARY;
-  if (!(value in VOCABULARIES)) {
+/**
+ * `--vocabulary`, or without it the vocabulary the calls are written in: the default (2026-09) unless a
+ * call names a tool only another vocabulary has (`read_file` → 2026-05).
+ */
+function parseVocabulary(value: string | undefined, calls: ToolCall[]): VocabularyId {
+  if (value === undefined) return vocabularyForCalls(calls);
+  if (!isVocabularyId(value)) {
     throw new UserError(
       'invalid_argument',
       `--vocabulary: must be one of ${Object.keys(VOCABULARIES).join(', ')}`,
@@ -123,9 +128,9 @@ export async function callCommand(options: CallCommandOptions, io: CliIo): Promi
   const sources = readSourcesDir(options.sources);
   const placed = placeSources(sources);
   hooksConfigOf(placed);
-  const vocabulary = parseVocabulary(options.vocabulary);
   const toolTimeoutMs = parseTimeout(options.toolTimeoutMs);
   const { calls, batch } = readCalls(options);
+  const vocabulary = parseVocabulary(options.vocabulary, calls);
   calls.forEach((call, index) => {
     try {
       resolveToolCall(call, vocabulary);

@@ -3,6 +3,8 @@ import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { safeParseHooksConfig, type HooksConfig } from '../../config/hooks-config.js';
 import { UserError } from '../../errors/index.js';
+import { hooksConfigMatcherWarnings } from '../../tools/matcher-coverage.js';
+import { isVocabularyId, VOCABULARY_IDS, type VocabularyId } from '../../tools/registry.js';
 import type { CliIo } from '../io.js';
 
 interface Finding {
@@ -119,16 +121,39 @@ async function checkScripts(config: HooksConfig, agentsDir: string): Promise<Fin
   return findings;
 }
 
-/** `hookbox validate PATH`: a static check of hooks.json and of the scripts it names. */
+function parseVocabulary(value: string | undefined): VocabularyId | undefined {
+  if (value === undefined || isVocabularyId(value)) return value;
+  throw new UserError(
+    'invalid_argument',
+    `--vocabulary: must be one of ${VOCABULARY_IDS.join(', ')}`,
+    {
+      details: { field: '--vocabulary' },
+    },
+  );
+}
+
+/**
+ * `hookbox validate PATH [--vocabulary ID]`: a static check of hooks.json and of the scripts it names.
+ * Matchers are checked against the vocabulary (or, without one, against every vocabulary): a matcher
+ * naming a tool the vocabulary lacks, or a pattern such as `.*_file` that misses some file tools, is a
+ * warning; warnings keep exit status 0.
+ */
 export async function validateCommand(
   path: string,
-  options: { json?: boolean },
+  options: { json?: boolean; vocabulary?: string },
   io: CliIo,
 ): Promise<number> {
+  const vocabulary = parseVocabulary(options.vocabulary);
   const { hooksFile, agentsDir } = locate(path);
   const parsed = safeParseHooksConfig(readFileSync(hooksFile, 'utf8'));
   const findings: Finding[] = parsed.success
-    ? await checkScripts(parsed.config, agentsDir)
+    ? [
+        ...hooksConfigMatcherWarnings(parsed.config, vocabulary).map((warning): Finding => ({
+          level: 'warning',
+          ...warning,
+        })),
+        ...(await checkScripts(parsed.config, agentsDir)),
+      ]
     : parsed.problems.map((problem) => ({
         level: 'error' as const,
         where: problem.path,

@@ -43,7 +43,8 @@ def describe(error, path):
 def read_file(path, max_bytes):
     full = resolve(path)
     try:
-        with open(full, "rb") as handle:
+        # O_NONBLOCK: opening a FIFO that tool code made must not hang one of the file threads.
+        with os.fdopen(os.open(full, os.O_RDONLY | os.O_NONBLOCK), "rb") as handle:
             info = os.fstat(handle.fileno())
             if stat.S_ISDIR(info.st_mode):
                 raise FileToolError(f"{full}: is a directory, not a file")
@@ -66,7 +67,11 @@ def write_file(path, content):
         os.makedirs(parent, exist_ok=True)
         if os.path.isdir(full):
             raise FileToolError(f"{full}: is a directory, not a file")
-        with open(full, "w", encoding="utf-8") as handle:
+        # O_NONBLOCK: a FIFO with no reader fails at once (ENXIO) instead of hanging the thread.
+        descriptor = os.open(full, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK, 0o644)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+                raise FileToolError(f"{full}: not a regular file")
             handle.write(content)
     except FileToolError:
         raise

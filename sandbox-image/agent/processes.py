@@ -73,12 +73,8 @@ class _ExitAwareProtocol(asyncio.subprocess.SubprocessStreamProtocol):
             self.exited.set_result(None)
 
 
-async def run(argv, *, user, cwd, env, stdin_data, timeout_ms, output_cap_bytes, sweep_user_after):
-    """Runs argv as `user`. With `sweep_user_after`, every process of the user still alive when the
-    command ends (or times out) is killed; otherwise only the command's own process group is."""
-    started = time.monotonic()
-    loop = asyncio.get_running_loop()
-    transport, protocol = await loop.subprocess_exec(
+def _spawn(loop, argv, user, cwd, env, stdin_data):
+    return loop.subprocess_exec(
         lambda: _ExitAwareProtocol(loop),
         *argv,
         stdin=asyncio.subprocess.PIPE if stdin_data is not None else asyncio.subprocess.DEVNULL,
@@ -93,6 +89,19 @@ async def run(argv, *, user, cwd, env, stdin_data, timeout_ms, output_cap_bytes,
         start_new_session=True,
         umask=0o022,
     )
+
+
+async def run(argv, *, user, cwd, env, stdin_data, timeout_ms, output_cap_bytes, sweep_user_after):
+    """Runs argv as `user`. With `sweep_user_after`, every process of the user still alive when the
+    command ends (or times out) is killed; otherwise only the command's own process group is."""
+    started = time.monotonic()
+    loop = asyncio.get_running_loop()
+    try:
+        transport, protocol = await _spawn(loop, argv, user, cwd, env, stdin_data)
+    except BlockingIOError:
+        # The pid limit is exhausted (a fork bomb left behind): clear the user's processes, retry once.
+        await kill_user_processes(user)
+        transport, protocol = await _spawn(loop, argv, user, cwd, env, stdin_data)
     pid = transport.get_pid()
     stdout = CappedBuffer(output_cap_bytes)
     stderr = CappedBuffer(output_cap_bytes)
@@ -172,28 +181,44 @@ def live_processes_of(user):
     return found
 
 
-def _kill_all_as(user):
-    # kill(-1) from a process running as `user` reaches exactly the processes that user may signal:
-    # its own. One system call, so a forking tree cannot outrun a pid-by-pid loop.
-    pid = os.fork()
-    if pid == 0:
+def _signal_all(pids, signal_number):
+    for pid in pids:
         try:
-            os.setgid(user.gid)
-            os.setuid(user.uid)
-            os.kill(-1, signal.SIGKILL)
-        finally:
-            os._exit(0)
-    os.waitpid(pid, 0)
+            os.kill(pid, signal_number)
+        except (ProcessLookupError, PermissionError):
+            pass
 
 
-async def kill_user_processes(user, attempts=50):
-    """Kills every process of `user`; returns how many were alive at first."""
+def _stopped_or_dead(pid):
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            state = stat.read().rsplit(b")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return True
+    return state in (b"T", b"t", b"Z", b"X")
+
+
+async def kill_user_processes(user, rounds=200):
+    """Kills every process of `user`; returns how many were alive at first.
+
+    The agent (root, with CAP_KILL) signals them by pid, with no fork: under a fork bomb the pid
+    limit may leave no room for a helper process. First every process is stopped — a stopped
+    process cannot fork — round after round until none runs, then all are killed at once.
+    """
     first = live_processes_of(user)
     if not first:
         return 0
-    for _ in range(attempts):
-        _kill_all_as(user)
-        await asyncio.sleep(0.005)
-        if not live_processes_of(user):
+    for _ in range(rounds):
+        pids = live_processes_of(user)
+        running = [pid for pid in pids if not _stopped_or_dead(pid)]
+        if not running:
             break
+        _signal_all(running, signal.SIGSTOP)
+        await asyncio.sleep(0)
+    for _ in range(rounds):
+        pids = live_processes_of(user)
+        if not pids:
+            break
+        _signal_all(pids, signal.SIGKILL)
+        await asyncio.sleep(0.002)
     return len(first)

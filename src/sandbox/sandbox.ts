@@ -16,6 +16,8 @@ import { sourceArchive, TOOL_GID, TOOL_UID } from './source-archive.js';
 export interface ControllerIdentity {
   id: string;
   pid: number;
+  /** The controller's state file, when it keeps one: environments listed there are not orphans. */
+  stateFile?: string;
 }
 
 const AGENT_READY_TIMEOUT_MS = 30_000;
@@ -33,7 +35,7 @@ export class Sandbox {
   private constructor(
     readonly environmentId: string,
     readonly containerId: string,
-    readonly agent: AgentConnection,
+    private agent: AgentConnection,
     private readonly client: ContainerClient,
     private readonly logger: Logger,
   ) {}
@@ -142,6 +144,41 @@ export class Sandbox {
         await sourceArchive(agents, { uid: 0, gid: 0 }),
       );
     }
+  }
+
+  /**
+   * Connects to the sandbox agent of a running container again (after a controller restart, or a
+   * broken stream): the agent serves a new connection on the container's stdio.
+   */
+  static async reattach(params: {
+    client: ContainerClient;
+    logger: Logger;
+    environmentId: string;
+    containerId: string;
+  }): Promise<Sandbox> {
+    const agent = await Sandbox.connect(params.client, params.logger, params.containerId);
+    return new Sandbox(
+      params.environmentId,
+      params.containerId,
+      agent,
+      params.client,
+      params.logger,
+    );
+  }
+
+  private static async connect(
+    client: ContainerClient,
+    logger: Logger,
+    containerId: string,
+  ): Promise<AgentConnection> {
+    const agent = new AgentConnection(await client.attach(containerId), logger, containerId);
+    try {
+      await agent.request('ping', {}, AGENT_READY_TIMEOUT_MS);
+    } catch (error) {
+      agent.close();
+      throw error;
+    }
+    return agent;
   }
 
   /** Places sources in a running environment (a pooled one at hand-out): workspace files and gates. */

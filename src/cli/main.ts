@@ -5,6 +5,8 @@ import { demoCommand } from './commands/demo.js';
 import { doctorCommand } from './commands/doctor.js';
 import { gcCommand } from './commands/gc.js';
 import { imageBuildCommand } from './commands/image.js';
+import { runCommand } from './commands/run.js';
+import { controllerImageCommand, serveCommand } from './commands/serve.js';
 import { testCommand } from './commands/test.js';
 import { validateCommand } from './commands/validate.js';
 import { processIo, type CliIo } from './io.js';
@@ -35,7 +37,9 @@ function program(io: CliIo, setCode: (code: number) => void): Command {
 
   root
     .command('test')
-    .description('run fixture cases against real containers: gates block what they must, let through what they should')
+    .description(
+      'run fixture cases against real containers: gates block what they must, let through what they should',
+    )
     .argument('<fixtures...>', 'fixture files (YAML or JSON) or folders of them')
     .option('--jobs <n>', 'environments at a time (default 4)')
     .option('--junit <file>', 'write JUnit XML results to FILE')
@@ -63,12 +67,41 @@ function program(io: CliIo, setCode: (code: number) => void): Command {
     .option('--all', 'remove every hookbox container and volume, live or not')
     .option('--json', 'print what was removed as JSON')
     .action(async (options) => setCode(await gcCommand(options, io)));
-  root
-    .command('image')
-    .description('the sandbox image')
+  const image = root.command('image').description('the sandbox image and the controller image');
+  image
     .command('build')
     .description('build (or find cached) the sandbox image hookbox/sandbox:<tag>')
     .action(run(() => imageBuildCommand(io)));
+  image
+    .command('controller')
+    .description(
+      'build (or find cached) the controller image hookbox/controller:<tag> from the Dockerfile',
+    )
+    .option(
+      '--base <image>',
+      '"registry" (node:20-bookworm-slim), "local" (the sandbox base plus this node), or an image',
+    )
+    .action(async (options) => setCode(await controllerImageCommand(options, io)));
+  root
+    .command('serve')
+    .description('the HTTP API (POST /v1beta/interactions, …) until SIGTERM')
+    .option('--host <host>', 'address to listen on (default 127.0.0.1)')
+    .option('--port <port>', 'port to listen on; 0 picks one (default 8080)')
+    .option(
+      '--api-keys-file <file>',
+      'file of API keys, one per line (also HOOKBOX_API_KEYS, comma-separated)',
+    )
+    .action(async (options) => setCode(await serveCommand(options, io)));
+  root
+    .command('run')
+    .description(
+      'run one interaction from a request body (as POST /v1beta/interactions takes it), here or on a server',
+    )
+    .argument('<request>', 'a JSON file holding the request body ("-" for stdin)')
+    .option('--url <url>', 'a hookbox server, e.g. http://127.0.0.1:8080 (default: run here)')
+    .option('--api-key <key>', "the server's API key (default $HOOKBOX_API_KEY)")
+    .option('--json', 'print the Interaction as JSON')
+    .action(async (file: string, options) => setCode(await runCommand(file, options, io)));
   root
     .command('demo')
     .description('the security gate blocks `rm -rf /tmp/forbidden`, lets `echo hello` through')

@@ -1,0 +1,154 @@
+import { readFileSync } from 'node:fs';
+import { Hookbox, HookboxApiError } from '../../client/index.js';
+import { Controller } from '../../environments/controller.js';
+import { SystemError, UserError } from '../../errors/index.js';
+import { parseInteractionRequest } from '../../interactions/request.js';
+import type {
+  Interaction,
+  InteractionEvent,
+  InteractionRequest,
+} from '../../interactions/schema.js';
+import { InteractionService } from '../../interactions/service.js';
+import { formatFooter, formatHeader, formatStep } from '../../interactions/transcript.js';
+import type { CliIo } from '../io.js';
+
+export interface RunCommandOptions {
+  /** A hookbox server; without it the interaction runs here, with no server. */
+  url?: string;
+  /** @default $HOOKBOX_API_KEY */
+  apiKey?: string;
+  json?: boolean;
+}
+
+function readRequest(file: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(file === '-' ? 0 : file, 'utf8');
+  } catch (error) {
+    throw new UserError(
+      'invalid_argument',
+      `${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      { details: { field: 'REQUEST' } },
+    );
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (error) {
+    throw new UserError(
+      'invalid_argument',
+      `${file}: not valid JSON (${(error as Error).message})`,
+      {
+        details: { field: 'REQUEST' },
+      },
+    );
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new UserError(
+      'invalid_argument',
+      `${file}: must hold one JSON object, the request body`,
+      {
+        details: { field: 'REQUEST' },
+      },
+    );
+  }
+  return body as Record<string, unknown>;
+}
+
+/** Prints a transcript as the events come. */
+function printer(io: CliIo): (event: InteractionEvent) => void {
+  return (event) => {
+    if (event.event_type === 'interaction.created') io.stdout(formatHeader(event.interaction));
+    else if (event.event_type === 'step') io.stdout(formatStep(event.step));
+    else if (event.event_type === 'interaction.complete')
+      io.stdout(formatFooter(event.interaction));
+    else io.stderr(`hookbox: stream broke off: ${event.error.code}: ${event.error.message}\n`);
+  };
+}
+
+/** Exit status of a finished interaction: 0 completed (blocked calls included), 1 failed. */
+const statusOf = (interaction: Interaction | undefined) =>
+  interaction?.status === 'completed' ? 0 : 1;
+
+async function runRemote(
+  body: Record<string, unknown>,
+  options: RunCommandOptions,
+  io: CliIo,
+): Promise<number> {
+  const apiKey = options.apiKey ?? process.env.HOOKBOX_API_KEY;
+  const client = new Hookbox({ baseUrl: options.url!, ...(apiKey ? { apiKey } : {}) });
+  try {
+    if (options.json) {
+      const interaction = await client.interactions.create({
+        ...(body as InteractionRequest),
+        stream: false,
+      });
+      io.stdout(JSON.stringify(interaction, null, 2) + '\n');
+      return statusOf(interaction);
+    }
+    const print = printer(io);
+    let final: Interaction | undefined;
+    const events = await client.interactions.create({
+      ...(body as InteractionRequest),
+      stream: true,
+    });
+    for await (const event of events) {
+      print(event);
+      if (event.event_type === 'interaction.complete') final = event.interaction;
+    }
+    return statusOf(final);
+  } catch (error) {
+    if (!(error instanceof HookboxApiError)) throw error;
+    if (error.isClientError) {
+      throw new UserError('invalid_argument', `${error.message} (HTTP ${error.status})`, {
+        details: error.details,
+      });
+    }
+    throw new SystemError('internal', `${options.url}: ${error.message}`, {
+      details: error.details,
+    });
+  }
+}
+
+async function runLocal(body: Record<string, unknown>, options: RunCommandOptions, io: CliIo) {
+  const controller = await Controller.start();
+  const service = new InteractionService({ controller });
+  try {
+    const prepared = await service.prepare(body);
+    const interaction = await service.run(prepared, options.json ? undefined : printer(io));
+    if (options.json) io.stdout(JSON.stringify(interaction, null, 2) + '\n');
+    return statusOf(interaction);
+  } finally {
+    // One-shot: the environment goes with the command.
+    await service.close();
+  }
+}
+
+/**
+ * `hookbox run REQUEST.json`: one interaction, from the same request body as
+ * `POST /v1beta/interactions`, against a local controller or (with `--url`) a server. Prints a
+ * transcript (each call, each hook outcome with reason and duration, each result) or, with
+ * `--json`, the Interaction. Exit 0 when it completed (a blocked call is a job done), 2 for a bad
+ * request, 1 when the interaction or the runtime failed.
+ */
+export async function runCommand(
+  file: string,
+  options: RunCommandOptions,
+  io: CliIo,
+): Promise<number> {
+  const body = readRequest(file);
+  if (options.url === undefined) {
+    if (options.apiKey !== undefined) {
+      throw new UserError(
+        'invalid_argument',
+        '--api-key: only with --url (a local run needs no key)',
+        {
+          details: { field: '--api-key' },
+        },
+      );
+    }
+    parseInteractionRequest(body); // bad input fails before any engine work
+    return runLocal(body, options, io);
+  }
+  return runRemote(body, options, io);
+}

@@ -1,0 +1,85 @@
+import { UserError } from '../../errors/index.js';
+import { defaultLogger } from '../../record/logger.js';
+import { DockerContainerClient } from '../../sandbox/docker-container-client.js';
+import { ensureControllerImage } from '../../server/controller-image.js';
+import {
+  checkListenSafety,
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  loadApiKeys,
+  startServer,
+} from '../../server/index.js';
+import type { CliIo } from '../io.js';
+
+export interface ServeCommandOptions {
+  host?: string;
+  port?: string;
+  apiKeysFile?: string;
+}
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_PORT;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new UserError(
+      'invalid_argument',
+      `--port: must be a whole number from 0 to 65535 (got ${JSON.stringify(value)})`,
+      {
+        details: { field: '--port' },
+      },
+    );
+  }
+  return port;
+}
+
+/**
+ * `hookbox serve`: the HTTP API until SIGTERM or SIGINT; then it stops accepting, lets the
+ * interactions in flight finish, deletes every environment it made and returns 0. A second signal
+ * exits at once (leftovers are found by `hookbox gc`).
+ */
+export async function serveCommand(options: ServeCommandOptions, io: CliIo): Promise<number> {
+  const host = options.host ?? DEFAULT_HOST;
+  const port = parsePort(options.port);
+  const apiKeys = loadApiKeys(
+    options.apiKeysFile === undefined ? {} : { file: options.apiKeysFile },
+  );
+  checkListenSafety(host, apiKeys);
+  const server = await startServer({ host, port, apiKeys });
+  io.stderr(
+    `hookbox serve: listening on ${server.url} (${apiKeys.length > 0 ? `${apiKeys.length} API key(s)` : 'no API key: loopback only'})\n`,
+  );
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGTERM', resolve);
+    process.once('SIGINT', resolve);
+  });
+  const force = (again: NodeJS.Signals) => {
+    io.stderr(`hookbox serve: ${again} again: exiting now; \`hookbox gc\` removes what is left\n`);
+    process.exit(1);
+  };
+  process.once('SIGTERM', force);
+  process.once('SIGINT', force);
+  io.stderr(
+    `hookbox serve: ${signal}: finishing ${server.service.inFlight} interaction(s) in flight, then deleting environments\n`,
+  );
+  await server.close();
+  io.stderr('hookbox serve: stopped\n');
+  return 0;
+}
+
+export interface ControllerImageCommandOptions {
+  base?: string;
+}
+
+/** `hookbox image controller`: builds (or finds cached) the controller image from the Dockerfile. */
+export async function controllerImageCommand(
+  options: ControllerImageCommandOptions,
+  io: CliIo,
+): Promise<number> {
+  const logger = defaultLogger();
+  const tag = await ensureControllerImage(new DockerContainerClient(logger), logger, {
+    ...(options.base ? { base: options.base } : {}),
+    onProgress: (message) => io.stderr(`${message}\n`),
+  });
+  io.stdout(`${tag}\n`);
+  return 0;
+}

@@ -1,0 +1,186 @@
+import type { z } from 'zod';
+import { closestKey, formatPath } from '../config/zod-issues.js';
+import { UserError } from '../errors/index.js';
+import { interactionRequestSchema } from './schema.js';
+
+export type ParsedInteractionRequest = z.output<typeof interactionRequestSchema>;
+
+/** One problem with a request: the JSON path at fault and what is wrong. */
+export interface RequestProblem {
+  field: string;
+  message: string;
+}
+
+type AnySchema = z.core.$ZodType;
+
+function defOf(schema: AnySchema): z.core.$ZodTypeDef & Record<string, unknown> {
+  return schema._zod.def as z.core.$ZodTypeDef & Record<string, unknown>;
+}
+
+function unwrap(schema: AnySchema): AnySchema {
+  let current = schema;
+  for (;;) {
+    const def = defOf(current);
+    if (['optional', 'nullable', 'default', 'readonly', 'prefault', 'catch'].includes(def.type))
+      current = def.innerType as AnySchema;
+    else return current;
+  }
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The member of a union that `value` is meant to be (by discriminator, or by its JSON type). */
+function unionMember(schema: AnySchema, value: unknown): AnySchema | undefined {
+  const def = defOf(schema);
+  const options = (def.options as AnySchema[]).map(unwrap);
+  const discriminator = def.discriminator as string | undefined;
+  for (const option of options) {
+    const optionDef = defOf(option);
+    if (optionDef.type === 'object' && isPlainObject(value)) {
+      if (discriminator === undefined) return option;
+      const literal = (optionDef.shape as Record<string, AnySchema>)[discriminator];
+      const values = literal ? (defOf(unwrap(literal)).values as unknown[] | undefined) : undefined;
+      if (values?.includes(value[discriminator])) return option;
+    }
+    if (optionDef.type === 'array' && Array.isArray(value)) return option;
+  }
+  return undefined;
+}
+
+/** The schema of the object found at `path` in `value`, following unions by the value's shape. */
+function objectSchemaAt(
+  root: AnySchema,
+  value: unknown,
+  path: readonly PropertyKey[],
+): AnySchema | undefined {
+  let schema: AnySchema | undefined = unwrap(root);
+  let current = value;
+  const step = () => {
+    while (schema && defOf(schema).type === 'union') {
+      const member = unionMember(schema, current);
+      schema = member && unwrap(member);
+    }
+  };
+  step();
+  for (const key of path) {
+    if (!schema) return undefined;
+    const def = defOf(schema);
+    if (def.type === 'object') {
+      const child = (def.shape as Record<string, AnySchema>)[String(key)];
+      schema = child && unwrap(child);
+    } else if (def.type === 'array') {
+      schema = unwrap(def.element as AnySchema);
+    } else return undefined;
+    current = (current as Record<PropertyKey, unknown> | undefined)?.[key];
+    step();
+  }
+  return schema && defOf(schema).type === 'object' ? schema : undefined;
+}
+
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let current = value;
+  for (const key of path) current = (current as Record<PropertyKey, unknown> | undefined)?.[key];
+  return current;
+}
+
+function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+const A_OR_AN = (word: string) => (/^[aeiou]/.test(word) ? `an ${word}` : `a ${word}`);
+
+/** A branch of a union that failed only because the value is not of its JSON type at all. */
+function failedAtRoot(issues: readonly z.core.$ZodIssue[]): boolean {
+  return issues.every(
+    (issue) =>
+      issue.path.length === 0 && (issue.code === 'invalid_type' || issue.code === 'invalid_value'),
+  );
+}
+
+/**
+ * One problem per zod issue, with the JSON path and a plain message. A union's failure is traced
+ * into the member the value was meant to be; unknown keys name the key and the one they resemble.
+ */
+export function describeRequestIssues(
+  schema: AnySchema,
+  input: unknown,
+  issues: readonly z.core.$ZodIssue[],
+  prefix: readonly PropertyKey[] = [],
+): RequestProblem[] {
+  const problems: RequestProblem[] = [];
+  for (const issue of issues) {
+    const path = [...prefix, ...issue.path];
+    if (issue.code === 'invalid_union' && valueAt(input, path) === undefined) {
+      problems.push({ field: formatPath(path), message: 'is required' });
+    } else if (issue.code === 'invalid_union' && issue.errors.length > 0) {
+      const meant = issue.errors.filter((branch) => !failedAtRoot(branch));
+      if (meant.length === 1) {
+        problems.push(...describeRequestIssues(schema, input, meant[0]!, path));
+        continue;
+      }
+      problems.push({ field: formatPath(path), message: issue.message });
+    } else if (issue.code === 'unrecognized_keys') {
+      const objectSchema = objectSchemaAt(schema, input, path);
+      const known = objectSchema
+        ? Object.keys(defOf(objectSchema).shape as Record<string, unknown>)
+        : [];
+      for (const key of issue.keys) {
+        const near = closestKey(key, known);
+        problems.push({
+          field: formatPath([...path, key]),
+          message: `unknown field ${JSON.stringify(key)}${near ? ` (did you mean ${JSON.stringify(near)}?)` : ''}${known.length > 0 ? `; known fields: ${known.join(', ')}` : ''}`,
+        });
+      }
+    } else if (issue.code === 'invalid_type') {
+      const value = valueAt(input, path);
+      problems.push({
+        field: formatPath(path),
+        message:
+          value === undefined
+            ? 'is required'
+            : `must be ${A_OR_AN(issue.expected === 'record' ? 'object' : issue.expected)} (got ${jsonType(value)})`,
+      });
+    } else {
+      const message = issue.message.replace(/^Invalid input: expected/, 'must be');
+      problems.push({ field: formatPath(path), message });
+    }
+  }
+  return problems;
+}
+
+/**
+ * Validates a request body against `schema` (the API's trust boundary). Throws a
+ * {@link UserError} (`invalid_argument`) whose message starts with the JSON path at fault and whose
+ * `details.field` is that path; `details.problems` lists every problem found.
+ */
+export function parseWithSchema<S extends AnySchema>(
+  schema: S,
+  body: unknown,
+  what = 'request',
+): z.output<S> {
+  const parsed = (schema as unknown as z.ZodType).safeParse(body);
+  if (parsed.success) return parsed.data as z.output<S>;
+  if (!isPlainObject(body)) {
+    throw new UserError('invalid_argument', `body: the ${what} must be a JSON object`, {
+      details: { field: 'body' },
+    });
+  }
+  // An unknown field first: it is usually a misspelling, and explains the "is required" beside it.
+  const problems = describeRequestIssues(schema, body, parsed.error.issues).sort(
+    (a, b) =>
+      Number(b.message.startsWith('unknown field')) - Number(a.message.startsWith('unknown field')),
+  );
+  const first = problems[0] ?? { field: '(top level)', message: 'is not valid' };
+  const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem(s))` : '';
+  throw new UserError('invalid_argument', `${first.field}: ${first.message}${more}`, {
+    details: { field: first.field, problems },
+  });
+}
+
+/** Validates a `POST /v1beta/interactions` body. */
+export function parseInteractionRequest(body: unknown): ParsedInteractionRequest {
+  return parseWithSchema(interactionRequestSchema, body);
+}

@@ -1,0 +1,347 @@
+/**
+ * The wire shapes of the Interactions API (SPEC §9), as zod schemas: the request the server validates
+ * at its trust boundary, the Interaction it answers with, its steps, environments and errors. The
+ * OpenAPI document and the TypeScript client's types come from these same schemas.
+ *
+ * This module depends on zod only, so the client can import it without the server.
+ */
+import { z } from 'zod';
+
+// ---------------------------------------------------------------------------------------------
+// Request
+
+const textItemSchema = z
+  .strictObject({
+    type: z.literal('text'),
+    text: z.string(),
+  })
+  .describe('Text for the model. Text items together make the interaction\'s "user_input" step.');
+
+const argumentsSchema = z.record(z.string(), z.unknown(), {
+  error: 'must be a JSON object of arguments',
+});
+
+const codeExecutionCallItemSchema = z
+  .strictObject({
+    type: z.literal('code_execution_call'),
+    arguments: argumentsSchema.describe('`{code, language}`: the arguments of `code_execution`.'),
+  })
+  .describe(
+    'A `code_execution` call for the `scripted` agent to run, through the gates, in input order.',
+  );
+
+const toolCallItemSchema = z
+  .strictObject({
+    type: z.literal('tool_call'),
+    name: z.string().describe('A built-in tool: `read_file`, `write_file`, `list_files`, …'),
+    arguments: argumentsSchema,
+  })
+  .describe('A call of any built-in tool for the `scripted` agent to run, in input order.');
+
+export const INPUT_ITEM_TYPES = ['text', 'code_execution_call', 'tool_call'] as const;
+
+export const inputItemSchema = z.discriminatedUnion(
+  'type',
+  [textItemSchema, codeExecutionCallItemSchema, toolCallItemSchema],
+  {
+    error: (issue) =>
+      issue.code === 'invalid_union'
+        ? `must be one of ${INPUT_ITEM_TYPES.map((t) => JSON.stringify(t)).join(', ')}`
+        : undefined,
+  },
+);
+
+export const inputSchema = z.union([z.string(), z.array(inputItemSchema)], {
+  error: 'must be a string or an array of content items ({"type": "text", "text": "…"}, …)',
+});
+
+export const SUPPORTED_TOOL_TYPES = ['code_execution'] as const;
+
+export const toolSchema = z
+  .strictObject({
+    type: z.string(),
+  })
+  .describe(
+    'A tool to enable. `code_execution` is the one hookbox offers; the file tools come with every ' +
+      'environment. Without `tools`, every tool of the environment is enabled.',
+  );
+
+const allowlistEntrySchema = z.strictObject({
+  domain: z.string(),
+  transform: z.record(z.string(), z.string()).optional(),
+});
+
+export const networkSchema = z.union(
+  [
+    z.literal('disabled'),
+    z.strictObject({
+      allowlist: z.array(allowlistEntrySchema),
+    }),
+  ],
+  { error: 'must be "disabled" or {"allowlist": [...]}' },
+);
+
+export const inlineSourceSchema = z
+  .strictObject({
+    type: z.literal('inline', {
+      error: 'must be "inline" (hookbox has no "repository" or "gcs" sources)',
+    }),
+    target: z
+      .string()
+      .describe(
+        'Path relative to the environment root: `.agents/…` (hooks) or `workspace/…` (files).',
+      ),
+    content: z.string(),
+  })
+  .describe('A file placed in the environment (SPEC §3).');
+
+export const environmentConfigSchema = z
+  .strictObject({
+    type: z.literal('remote'),
+    environment_id: z
+      .string()
+      .optional()
+      .describe(
+        'An existing environment: its sources are added (and `.agents/` sources replace its gates).',
+      ),
+    sources: z.array(inlineSourceSchema).optional(),
+    network: networkSchema
+      .optional()
+      .describe(
+        'Environments have no network. `"disabled"` and an empty allowlist are accepted; a ' +
+          'non-empty allowlist is refused until the egress proxy exists (SPEC §7).',
+      ),
+  })
+  .describe('A new environment made from sources, or sources added to an existing one.');
+
+export const environmentSpecSchema = z.union([z.string(), environmentConfigSchema], {
+  error: 'must be "remote", an environment id ("env_…"), or an object {"type": "remote", …}',
+});
+
+export const interactionRequestSchema = z
+  .strictObject({
+    agent: z
+      .string()
+      .min(1)
+      .describe(
+        'Selects the model driver: `scripted` (offline), a Gemini agent or model name, or ' +
+          '`openai:<model>`.',
+      ),
+    input: inputSchema,
+    tools: z.array(toolSchema).optional(),
+    environment: environmentSpecSchema
+      .optional()
+      .describe(
+        '`"remote"` (a new environment), an environment id, or a config object. May be omitted ' +
+          "with `previous_interaction_id`, which continues in that interaction's environment.",
+      ),
+    previous_interaction_id: z
+      .string()
+      .optional()
+      .describe('Continues that conversation, in its environment.'),
+    stream: z
+      .boolean()
+      .optional()
+      .describe('Answer with server-sent events of the steps as they happen.'),
+    system_instruction: z.string().optional(),
+  })
+  .describe('POST /v1beta/interactions');
+
+/** What a client sends (before defaults). */
+export type InteractionRequest = z.input<typeof interactionRequestSchema>;
+export type InputItem = z.output<typeof inputItemSchema>;
+export type EnvironmentConfig = z.output<typeof environmentConfigSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Interaction
+
+export const hookOutcomeSchema = z
+  .object({
+    source: z.enum(['sandbox', 'controller']),
+    group: z.string(),
+    event: z.enum(['pre_tool_execution', 'post_tool_execution']),
+    type: z.string().describe('`command`, `http`, or for controller hooks `policy` / `hook`.'),
+    handler: z.string().describe('The command line, URL or hook name that ran.'),
+    outcome: z.enum(['allow', 'deny', 'error', 'timeout', 'unrecognized', 'skipped', 'ok']),
+    reason: z.string().nullable(),
+    exit_code: z.number().nullable(),
+    duration_ms: z.number(),
+  })
+  .describe('One hook run (SPEC §8).');
+
+const textContentSchema = z.object({ type: z.literal('text'), text: z.string() });
+
+export const userInputStepSchema = z.object({
+  type: z.literal('user_input'),
+  content: z.array(textContentSchema),
+});
+
+export const modelOutputStepSchema = z.object({
+  type: z.literal('model_output'),
+  content: z.array(textContentSchema),
+});
+
+const originalArguments = z
+  .record(z.string(), z.unknown())
+  .optional()
+  .describe('The arguments as the model or script sent them, when a controller hook rewrote them.');
+
+export const codeExecutionCallStepSchema = z
+  .object({
+    type: z.literal('code_execution_call'),
+    id: z.string(),
+    arguments: z.record(z.string(), z.unknown()).describe('`{code, language}` as called.'),
+    original_arguments: originalArguments,
+    hooks: z.array(hookOutcomeSchema).describe('The pre_tool_execution hook runs.'),
+  })
+  .describe('A `code_execution` call.');
+
+const resultFields = {
+  call_id: z.string(),
+  result: z
+    .union([z.string(), z.record(z.string(), z.unknown())])
+    .describe(
+      "The tool's result object as the model is shown it (after controller hooks' presentation rewrites); for a blocked call, the deny reason; for a call refused before the gates, why.",
+    ),
+  is_error: z
+    .boolean()
+    .describe(
+      'True when a hook blocked the call, the tool failed (non-zero exit, timeout, file error) or the call was refused.',
+    ),
+  blocked: z.boolean().describe('True when a pre hook denied the call: the tool did not run.'),
+  error: z
+    .string()
+    .optional()
+    .describe("The post payload's `error` text when the tool failed (SPEC §6)."),
+  hooks: z.array(hookOutcomeSchema).describe('The post_tool_execution hook runs.'),
+};
+
+export const codeExecutionResultStepSchema = z
+  .object({ type: z.literal('code_execution_result'), ...resultFields })
+  .describe('What a `code_execution` call came to.');
+
+export const toolCallStepSchema = z
+  .object({
+    type: z.literal('tool_call'),
+    id: z.string(),
+    name: z.string(),
+    arguments: z.record(z.string(), z.unknown()),
+    original_arguments: originalArguments,
+    hooks: z.array(hookOutcomeSchema).describe('The pre_tool_execution hook runs.'),
+  })
+  .describe('A call of a file tool.');
+
+export const toolResultStepSchema = z
+  .object({ type: z.literal('tool_result'), name: z.string(), ...resultFields })
+  .describe('What a file tool call came to.');
+
+export const stepSchema = z.discriminatedUnion('type', [
+  userInputStepSchema,
+  modelOutputStepSchema,
+  codeExecutionCallStepSchema,
+  codeExecutionResultStepSchema,
+  toolCallStepSchema,
+  toolResultStepSchema,
+]);
+
+export const INTERACTION_STATUSES = ['in_progress', 'completed', 'failed'] as const;
+
+export const interactionSchema = z
+  .object({
+    id: z.string(),
+    object: z.literal('interaction'),
+    status: z.enum(INTERACTION_STATUSES),
+    agent: z.string(),
+    environment_id: z.string(),
+    previous_interaction_id: z.string().optional(),
+    steps: z.array(stepSchema),
+    output_text: z
+      .string()
+      .describe('The text of the model_output steps after the last tool step ("" if none).'),
+    created: z.string().describe('ISO 8601 time.'),
+    updated: z.string().describe('ISO 8601 time.'),
+    error: z
+      .object({ code: z.string(), message: z.string() })
+      .optional()
+      .describe('Why the interaction failed (status "failed").'),
+  })
+  .describe('An interaction: its steps, in order, and the environment it ran in.');
+
+export type HookOutcomeRecord = z.output<typeof hookOutcomeSchema>;
+export type Step = z.output<typeof stepSchema>;
+export type CallStep =
+  z.output<typeof codeExecutionCallStepSchema> | z.output<typeof toolCallStepSchema>;
+export type ResultStep =
+  z.output<typeof codeExecutionResultStepSchema> | z.output<typeof toolResultStepSchema>;
+export type Interaction = z.output<typeof interactionSchema>;
+export type InteractionStatus = (typeof INTERACTION_STATUSES)[number];
+
+// ---------------------------------------------------------------------------------------------
+// Streaming events (stream: true)
+
+export const interactionEventSchema = z.discriminatedUnion('event_type', [
+  z
+    .object({ event_type: z.literal('interaction.created'), interaction: interactionSchema })
+    .describe('First event: the interaction exists (status in_progress), with its environment.'),
+  z
+    .object({ event_type: z.literal('step'), index: z.number().int(), step: stepSchema })
+    .describe('One step, when it has happened.'),
+  z
+    .object({ event_type: z.literal('interaction.complete'), interaction: interactionSchema })
+    .describe('Last event: the final Interaction (status completed or failed).'),
+  z
+    .object({
+      event_type: z.literal('error'),
+      error: z.object({ code: z.string(), message: z.string() }),
+    })
+    .describe('The stream broke off (the interaction may still be read with GET).'),
+]);
+
+export type InteractionEvent = z.output<typeof interactionEventSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Environments and errors
+
+export const environmentInfoSchema = z
+  .object({
+    environment_id: z.string(),
+    type: z.literal('remote'),
+    status: z
+      .enum(['active', 'idle'])
+      .describe('`active` while an interaction runs in it; `idle` otherwise.'),
+    vocabulary: z.string().describe('The tool vocabulary it speaks, e.g. `2026-05`.'),
+    hook_groups: z.array(z.string()).describe('The hooks.json groups now in force.'),
+    created: z.string(),
+    last_active: z.string(),
+    expires_at: z
+      .string()
+      .nullable()
+      .describe('When it is removed if it stays idle (null while active).'),
+  })
+  .describe('GET /v1beta/environments/{id}');
+
+export type EnvironmentInfo = z.output<typeof environmentInfoSchema>;
+
+export const environmentListSchema = z.object({
+  environments: z.array(z.object({ environment_id: z.string(), type: z.literal('remote') })),
+});
+
+export const errorBodySchema = z
+  .object({
+    error: z.object({
+      code: z
+        .string()
+        .describe(
+          'hookbox error code: `invalid_argument`, `invalid_sources`, `not_found`, `unauthenticated`, …',
+        ),
+      message: z.string().describe('What is wrong; starts with the field at fault.'),
+      status: z.number().int().describe('The HTTP status.'),
+      details: z
+        .object({ field: z.string().optional() })
+        .catchall(z.unknown())
+        .describe('`field`: the JSON path (or header) at fault.'),
+    }),
+  })
+  .describe('Every 4xx and 5xx answer.');
+
+export type ErrorBody = z.output<typeof errorBodySchema>;

@@ -1,0 +1,598 @@
+import { z } from 'zod';
+import { placeSources, type InlineSource, type PlacedSource } from '../config/sources.js';
+import type { Controller } from '../environments/controller.js';
+import { hooksConfigOf, type Environment } from '../environments/environment.js';
+import { SystemError, toHookboxError, UserError } from '../errors/index.js';
+import type { Logger } from '../record/logger.js';
+import { toolsOf, type VocabularyId } from '../tools/registry.js';
+import type { ToolCall } from '../tools/types.js';
+import type {
+  ConversationTurn,
+  DriverContext,
+  InteractionInput,
+  ModelDriver,
+  ModelTool,
+  ToolCallReport,
+} from './driver.js';
+import { DriverRegistry } from './drivers/index.js';
+import { DEFAULT_ENVIRONMENT_TTL_MS, EnvironmentLeases } from './leases.js';
+import { parseInteractionRequest, type ParsedInteractionRequest } from './request.js';
+import {
+  SUPPORTED_TOOL_TYPES,
+  type EnvironmentConfig,
+  type EnvironmentInfo,
+  type Interaction,
+  type InteractionEvent,
+  type Step,
+} from './schema.js';
+import {
+  historyOf,
+  newInteractionId,
+  outputTextOf,
+  refusedReport,
+  reportOf,
+  stepsOf,
+  userTextOf,
+} from './steps.js';
+import {
+  DEFAULT_MAX_STORED_INTERACTIONS,
+  MemoryInteractionStore,
+  type InteractionStore,
+} from './store.js';
+
+/** A driver's loop stops after this many model turns unless `HOOKBOX_MAX_STEPS` says otherwise. */
+export const DEFAULT_MAX_STEPS = 20;
+
+/** Settings read from the environment (documented in the README, "HTTP API"). */
+export interface InteractionSettings {
+  /** `HOOKBOX_ENVIRONMENT_TTL_MS`: idle environments are removed after this. @default 1800000 */
+  environmentTtlMs: number;
+  /** `HOOKBOX_MAX_STEPS`: model turns per interaction. @default 20 */
+  maxSteps: number;
+  /** `HOOKBOX_MAX_STORED_INTERACTIONS`: interactions kept in memory. @default 10000 */
+  maxStoredInteractions: number;
+}
+
+function positiveInteger(env: Record<string, string | undefined>, name: string, fallback: number) {
+  const text = env[name];
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) {
+    throw new UserError(
+      'invalid_argument',
+      `${name}: must be a positive whole number (got ${JSON.stringify(text)})`,
+      {
+        details: { field: name },
+      },
+    );
+  }
+  return value;
+}
+
+export function interactionSettingsFromEnv(
+  env: Record<string, string | undefined> = process.env,
+): InteractionSettings {
+  return {
+    environmentTtlMs: positiveInteger(
+      env,
+      'HOOKBOX_ENVIRONMENT_TTL_MS',
+      DEFAULT_ENVIRONMENT_TTL_MS,
+    ),
+    maxSteps: positiveInteger(env, 'HOOKBOX_MAX_STEPS', DEFAULT_MAX_STEPS),
+    maxStoredInteractions: positiveInteger(
+      env,
+      'HOOKBOX_MAX_STORED_INTERACTIONS',
+      DEFAULT_MAX_STORED_INTERACTIONS,
+    ),
+  };
+}
+
+export interface InteractionServiceOptions {
+  controller: Controller;
+  logger?: Logger;
+  store?: InteractionStore;
+  drivers?: DriverRegistry;
+  /** @default HOOKBOX_ENVIRONMENT_TTL_MS, else 30 minutes */
+  environmentTtlMs?: number;
+  /** How often idle environments are looked for. @default min(TTL / 4, 60 s) */
+  sweepIntervalMs?: number;
+  /** @default HOOKBOX_MAX_STEPS, else 20 */
+  maxSteps?: number;
+  /** `close()` also deletes every environment of the controller. @default true */
+  closeController?: boolean;
+}
+
+export type InteractionListener = (event: InteractionEvent) => void;
+
+/** An interaction checked and set up (its environment exists), ready to run. */
+export interface PreparedInteraction {
+  readonly interaction: Interaction;
+  readonly environment: Environment;
+  readonly driver: ModelDriver;
+  readonly request: ParsedInteractionRequest;
+  readonly history: ConversationTurn[];
+  readonly tools: ModelTool[];
+  readonly enabledTools: string[];
+}
+
+type Target =
+  | { kind: 'new'; config?: EnvironmentConfig }
+  | { kind: 'existing'; id: string; field: string; config?: EnvironmentConfig };
+
+/** JSON Schema of a tool's arguments, as a model sees it. */
+export function modelToolsOf(vocabulary: VocabularyId, enabled: readonly string[]): ModelTool[] {
+  return toolsOf(vocabulary)
+    .filter((tool) => enabled.includes(tool.name))
+    .map((tool) => {
+      const parameters: Record<string, unknown> = z.toJSONSchema(tool.args, { io: 'input' });
+      delete parameters.$schema;
+      return { name: tool.name, description: tool.description, parameters };
+    });
+}
+
+/** The tools an interaction may call: the file tools always, `code_execution` when enabled. */
+export function enabledToolsOf(
+  tools: ParsedInteractionRequest['tools'],
+  vocabulary: VocabularyId,
+): string[] {
+  const all = toolsOf(vocabulary).map((tool) => tool.name);
+  if (tools === undefined) return all;
+  tools.forEach((tool, index) => {
+    if (!(SUPPORTED_TOOL_TYPES as readonly string[]).includes(tool.type)) {
+      throw new UserError(
+        'unsupported',
+        `tools[${index}].type: ${JSON.stringify(tool.type)} is not available in hookbox; the tool types it offers are ${SUPPORTED_TOOL_TYPES.map((t) => JSON.stringify(t)).join(', ')} (the file tools come with every environment)`,
+        { details: { field: `tools[${index}].type` } },
+      );
+    }
+  });
+  const listed = new Set(tools.map((tool) => tool.type));
+  return all.filter((name) => name !== 'code_execution' || listed.has('code_execution'));
+}
+
+/** Prefixes a sources error with where the sources sit in the request. */
+function atSources(error: unknown, prefix: string): unknown {
+  if (!(error instanceof UserError)) return error;
+  const field = error.details.field;
+  const rewrite = (text: string) => text.replace(/^sources(?=[[.:]|$)/, `${prefix}.sources`);
+  return new UserError(error.code, rewrite(error.message), {
+    details: { ...error.details, ...(field ? { field: rewrite(field) } : {}) },
+  });
+}
+
+/** Checks the gates of a request's sources before anything is made; errors name the source. */
+function checkGates(placed: PlacedSource[], sources: InlineSource[], prefix: string): void {
+  try {
+    hooksConfigOf(placed);
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    const index = placed.findIndex((s) => s.area === 'agents' && s.path === 'hooks.json');
+    const at = `${prefix}.sources[${index}].content`;
+    throw new UserError(error.code, `${at} (${sources[index]?.target}): ${error.message}`, {
+      details: { ...error.details, field: at, hooks_path: error.details.field },
+    });
+  }
+}
+
+/**
+ * Runs interactions (SPEC §9): checks a request, finds or makes its environment, runs its driver,
+ * records the steps. Used by `hookbox serve` and by `hookbox run` without a server.
+ */
+export class InteractionService {
+  readonly controller: Controller;
+  readonly leases: EnvironmentLeases;
+  private readonly logger: Logger | undefined;
+  private readonly store: InteractionStore;
+  private readonly drivers: DriverRegistry;
+  private readonly maxSteps: number;
+  private readonly closeController: boolean;
+  private readonly running = new Set<Promise<unknown>>();
+  private readonly sweeper: NodeJS.Timeout;
+  private readonly abort = new AbortController();
+  private closing: Promise<void> | undefined;
+
+  constructor(options: InteractionServiceOptions) {
+    const settings = interactionSettingsFromEnv();
+    this.controller = options.controller;
+    this.logger = options.logger;
+    this.store = options.store ?? new MemoryInteractionStore(settings.maxStoredInteractions);
+    this.drivers = options.drivers ?? new DriverRegistry();
+    this.maxSteps = options.maxSteps ?? settings.maxSteps;
+    this.closeController = options.closeController ?? true;
+    const ttl = options.environmentTtlMs ?? settings.environmentTtlMs;
+    this.leases = new EnvironmentLeases(ttl);
+    const every = options.sweepIntervalMs ?? Math.max(250, Math.min(ttl / 4, 60_000));
+    this.sweeper = setInterval(() => void this.sweep(), every);
+    this.sweeper.unref();
+  }
+
+  /**
+   * Checks a request and sets up its environment: every check that can be made is made before an
+   * environment is made or changed, so a bad request leaves nothing behind.
+   */
+  async prepare(body: unknown): Promise<PreparedInteraction> {
+    if (this.closing)
+      throw new SystemError('engine_unavailable', 'hookbox is shutting down', { retryable: true });
+    const request = parseInteractionRequest(body);
+    const resolved = await this.drivers.resolve(request.agent);
+    const { driver } = resolved;
+    if (!driver.executesInputCalls && Array.isArray(request.input)) {
+      const index = request.input.findIndex((item) => item.type !== 'text');
+      if (index >= 0) {
+        throw new UserError(
+          'invalid_argument',
+          `input[${index}].type: ${JSON.stringify(request.input[index]!.type)} items are run only by the "scripted" agent; ${JSON.stringify(request.agent)} takes text`,
+          { details: { field: `input[${index}].type` } },
+        );
+      }
+    }
+
+    const previous = request.previous_interaction_id
+      ? await this.interactionAt(request.previous_interaction_id, 'previous_interaction_id')
+      : undefined;
+    const target = this.targetOf(request, previous);
+    const config = target.config;
+    const prefix = 'environment';
+    if (config?.network !== undefined && config.network !== 'disabled') {
+      if (config.network.allowlist.length > 0) {
+        throw new UserError(
+          'unsupported',
+          `${prefix}.network.allowlist: hookbox has no egress proxy yet (SPEC §7), so environments have no network and an allowlist cannot be honoured; remove "network" (or set it to "disabled") — http hooks are refused for the same reason`,
+          { details: { field: `${prefix}.network.allowlist` } },
+        );
+      }
+    }
+    const sources = config?.sources ?? [];
+    let placed: PlacedSource[];
+    try {
+      placed = placeSources(sources);
+    } catch (error) {
+      throw atSources(error, prefix);
+    }
+    checkGates(placed, sources, prefix);
+    const history = previous ? historyOf(await this.chainOf(previous)) : [];
+
+    // Checks done that need no environment; from here on things are made or changed.
+    let environment: Environment | undefined;
+    if (target.kind === 'existing') {
+      environment = this.environmentAt(target.id, target.field);
+      this.leases.acquire(environment.id);
+    }
+    try {
+      const vocabulary =
+        environment?.vocabulary ??
+        driver.vocabularyFor?.(request.input as InteractionInput, resolved.vocabulary) ??
+        resolved.vocabulary;
+      const enabledTools = enabledToolsOf(request.tools, vocabulary);
+      driver.checkInput?.(request.input, { vocabulary, enabledTools });
+      if (environment) {
+        if (placed.length > 0) await environment.addSources(placed);
+      } else {
+        environment = await this.controller.createEnvironment({ sources, vocabulary });
+        this.leases.acquire(environment.id);
+      }
+      const now = new Date().toISOString();
+      const interaction: Interaction = {
+        id: newInteractionId(),
+        object: 'interaction',
+        status: 'in_progress',
+        agent: request.agent,
+        environment_id: environment.id,
+        ...(previous ? { previous_interaction_id: previous.id } : {}),
+        steps: [],
+        output_text: '',
+        created: now,
+        updated: now,
+      };
+      await this.store.put(interaction);
+      this.logger?.info(
+        { interaction: interaction.id, environment: environment.id, agent: request.agent },
+        'interaction created',
+      );
+      return {
+        interaction,
+        environment,
+        driver,
+        request,
+        history,
+        tools: modelToolsOf(vocabulary, enabledTools),
+        enabledTools,
+      };
+    } catch (error) {
+      if (environment) this.leases.release(environment.id);
+      throw error;
+    }
+  }
+
+  /**
+   * Runs a prepared interaction's driver to the end. A driver failure does not throw: the
+   * interaction ends `failed` with the error, and its steps so far are kept.
+   */
+  run(prepared: PreparedInteraction, listener?: InteractionListener): Promise<Interaction> {
+    const work = this.runInner(prepared, listener);
+    this.running.add(work);
+    void work.finally(() => this.running.delete(work));
+    return work;
+  }
+
+  /** {@link prepare} then {@link run}. */
+  async create(body: unknown, listener?: InteractionListener): Promise<Interaction> {
+    return this.run(await this.prepare(body), listener);
+  }
+
+  private async runInner(
+    prepared: PreparedInteraction,
+    listener?: InteractionListener,
+  ): Promise<Interaction> {
+    const { environment, driver, request } = prepared;
+    const interaction = structuredClone(prepared.interaction);
+    const emit = (event: InteractionEvent) => {
+      try {
+        listener?.(event);
+      } catch (error) {
+        this.logger?.warn({ error: (error as Error).message }, 'interaction listener failed');
+      }
+    };
+    let saving = Promise.resolve();
+    const save = () => {
+      const snapshot = structuredClone(interaction);
+      saving = saving
+        .then(() => this.store.put(snapshot))
+        .catch((error: unknown) => {
+          this.logger?.error({ error: (error as Error).message }, 'saving an interaction failed');
+        });
+    };
+    const addStep = (step: Step) => {
+      interaction.steps.push(step);
+      interaction.updated = new Date().toISOString();
+      save();
+      emit({
+        event_type: 'step',
+        index: interaction.steps.length - 1,
+        step: structuredClone(step),
+      });
+    };
+
+    emit({ event_type: 'interaction.created', interaction: structuredClone(interaction) });
+    const text = userTextOf(request.input as string | Record<string, unknown>[]);
+    if (text.length > 0) addStep({ type: 'user_input', content: text });
+
+    // Controller hooks (issue 5) see the interaction: its id and a context store of its own.
+    const interactionStore = environment.store.createChild('interaction');
+    const scope = {
+      environmentId: environment.id,
+      interactionId: interaction.id,
+      store: interactionStore,
+    };
+    const runner = this.controller.hookRunner;
+
+    const callTool = async (call: ToolCall): Promise<ToolCallReport> => {
+      let report: ToolCallReport;
+      let originalArgs: Record<string, unknown> | undefined;
+      const known = toolsOf(environment.vocabulary).some((tool) => tool.name === call.name);
+      if (known && !prepared.enabledTools.includes(call.name)) {
+        report = refusedReport(call, `${call.name} is not enabled for this interaction`);
+      } else {
+        try {
+          const outcome = await environment.call(call, {
+            interactionId: interaction.id,
+            interactionStore,
+          });
+          report = reportOf(outcome);
+          originalArgs = outcome.original_args;
+        } catch (error) {
+          if (!(error instanceof UserError && error.code === 'invalid_tool_call')) throw error;
+          report = refusedReport(call, error.message);
+        }
+      }
+      this.leases.touch(environment.id);
+      for (const step of stepsOf(report, originalArgs)) addStep(step);
+      return report;
+    };
+
+    const context: DriverContext = {
+      agent: request.agent,
+      input: request.input as DriverContext['input'],
+      history: prepared.history,
+      tools: prepared.tools,
+      ...(request.system_instruction === undefined
+        ? {}
+        : { systemInstruction: request.system_instruction }),
+      callTool,
+      emitModelOutput: (output) =>
+        addStep({ type: 'model_output', content: [{ type: 'text', text: output }] }),
+      maxSteps: this.maxSteps,
+      signal: this.abort.signal,
+    };
+    try {
+      const started = runner ? await runner.onInteractionStart(scope) : undefined;
+      if (started) environment.recordLifecycle(started.records);
+      if (started?.refused) {
+        interaction.status = 'failed';
+        interaction.error = {
+          code: 'interaction_refused',
+          message: `a controller hook refused the interaction: ${started.reason ?? 'no reason given'}`,
+        };
+      } else {
+        await driver.run(context);
+        interaction.status = 'completed';
+      }
+    } catch (error) {
+      const failure = toHookboxError(error);
+      interaction.status = 'failed';
+      interaction.error = { code: failure.code, message: failure.message };
+      this.logger?.warn(
+        { interaction: interaction.id, code: failure.code, error: failure.message },
+        'interaction failed',
+      );
+    } finally {
+      if (runner) {
+        const ended = await runner.onInteractionEnd(scope).catch((error: unknown) => {
+          this.logger?.error({ error: (error as Error).message }, 'interaction_end hooks failed');
+          return undefined;
+        });
+        if (ended) environment.recordLifecycle(ended.records);
+      }
+      this.leases.release(environment.id);
+    }
+    interaction.output_text = outputTextOf(interaction.steps);
+    interaction.updated = new Date().toISOString();
+    save();
+    await saving;
+    this.logger?.info(
+      { interaction: interaction.id, status: interaction.status, steps: interaction.steps.length },
+      'interaction ended',
+    );
+    const final = structuredClone(interaction);
+    emit({ event_type: 'interaction.complete', interaction: structuredClone(final) });
+    return final;
+  }
+
+  /** A stored interaction; an unknown id is a 404 naming `field`. */
+  async interactionAt(id: string, field = 'id'): Promise<Interaction> {
+    const interaction = await this.store.get(id);
+    if (!interaction) {
+      throw new UserError('not_found', `${field}: no interaction ${JSON.stringify(id)}`, {
+        details: { field },
+      });
+    }
+    return interaction;
+  }
+
+  /** The interaction and its predecessors, oldest first. */
+  private async chainOf(last: Interaction): Promise<Interaction[]> {
+    const chain = [last];
+    const seen = new Set([last.id]);
+    let current = last;
+    while (current.previous_interaction_id && !seen.has(current.previous_interaction_id)) {
+      const previous = await this.store.get(current.previous_interaction_id);
+      if (!previous) break;
+      seen.add(previous.id);
+      chain.unshift(previous);
+      current = previous;
+    }
+    return chain;
+  }
+
+  private targetOf(request: ParsedInteractionRequest, previous: Interaction | undefined): Target {
+    const spec = request.environment;
+    let target: Target;
+    if (spec === undefined) {
+      if (!previous) {
+        throw new UserError(
+          'invalid_argument',
+          'environment: is required: "remote" for a new environment, an environment id, or {"type": "remote", "sources": [...]} (it may be left out only with previous_interaction_id)',
+          { details: { field: 'environment' } },
+        );
+      }
+      return { kind: 'existing', id: previous.environment_id, field: 'previous_interaction_id' };
+    }
+    if (typeof spec === 'string') {
+      target =
+        spec === 'remote' ? { kind: 'new' } : { kind: 'existing', id: spec, field: 'environment' };
+    } else if (spec.environment_id !== undefined) {
+      target = {
+        kind: 'existing',
+        id: spec.environment_id,
+        field: 'environment.environment_id',
+        config: spec,
+      };
+    } else {
+      target = { kind: 'new', config: spec };
+    }
+    if (previous && (target.kind === 'new' || target.id !== previous.environment_id)) {
+      const field = target.kind === 'new' ? 'environment' : target.field;
+      throw new UserError(
+        'invalid_argument',
+        `${field}: previous_interaction_id ${previous.id} continues in its environment ${previous.environment_id}; give "environment": ${JSON.stringify(previous.environment_id)} or leave "environment" out`,
+        { details: { field } },
+      );
+    }
+    return target;
+  }
+
+  /** A live environment; an unknown one is a 404 naming `field` (and saying if it expired). */
+  private environmentAt(id: string, field: string): Environment {
+    const environment = this.controller.listEnvironments().find((e) => e.id === id);
+    if (!environment) {
+      const why = this.leases.whyGone(id);
+      const reason =
+        why === 'expired'
+          ? ` (it expired after ${Math.round(this.leases.ttlMs / 1000)} s idle)`
+          : why === 'deleted'
+            ? ' (it was deleted)'
+            : '';
+      throw new UserError('not_found', `${field}: no environment ${JSON.stringify(id)}${reason}`, {
+        details: { field },
+      });
+    }
+    return environment;
+  }
+
+  /** `GET /v1beta/environments/{id}`. */
+  environmentInfo(id: string): EnvironmentInfo {
+    const environment = this.environmentAt(id, 'id');
+    const lease = this.leases.track(id);
+    const expires = this.leases.expiresAt(id);
+    return {
+      environment_id: id,
+      type: 'remote',
+      status: lease.busy > 0 ? 'active' : 'idle',
+      vocabulary: environment.vocabulary,
+      hook_groups: environment.hooksConfig.groups.map((group) => group.name),
+      created: new Date(lease.created).toISOString(),
+      last_active: new Date(lease.lastActive).toISOString(),
+      expires_at: expires === undefined ? null : new Date(expires).toISOString(),
+    };
+  }
+
+  listEnvironments(): { environment_id: string; type: 'remote' }[] {
+    return this.controller
+      .listEnvironments()
+      .map((environment) => ({ environment_id: environment.id, type: 'remote' as const }));
+  }
+
+  /** `DELETE /v1beta/environments/{id}`: container and volumes removed (an interaction in it fails). */
+  async deleteEnvironment(id: string): Promise<void> {
+    this.environmentAt(id, 'id');
+    this.leases.forget(id, 'deleted');
+    await this.controller.deleteEnvironment(id);
+    this.logger?.info({ environment: id }, 'environment deleted');
+  }
+
+  /** Removes environments idle for the TTL; returns their ids. */
+  async sweep(): Promise<string[]> {
+    const idle = this.leases.idle();
+    for (const id of idle) {
+      this.leases.forget(id, 'expired');
+      const live = this.controller.listEnvironments().some((e) => e.id === id);
+      if (!live) continue;
+      this.logger?.info({ environment: id, ttl_ms: this.leases.ttlMs }, 'environment expired');
+      await this.controller.deleteEnvironment(id).catch((error: unknown) => {
+        this.logger?.error(
+          { environment: id, error: (error as Error).message },
+          'removing an expired environment failed',
+        );
+      });
+    }
+    return idle;
+  }
+
+  /** Interactions running now. */
+  get inFlight(): number {
+    return this.running.size;
+  }
+
+  /**
+   * Refuses new interactions, waits for those running, stops expiry and (unless
+   * `closeController: false`) deletes every environment.
+   */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      clearInterval(this.sweeper);
+      await Promise.allSettled([...this.running]);
+      if (this.closeController) await this.controller.close();
+    })();
+    return this.closing;
+  }
+}

@@ -1,0 +1,203 @@
+import { randomBytes } from 'node:crypto';
+import type { CallOutcome } from '../environments/environment.js';
+import type { HookRecord } from '../record/types.js';
+import type { ToolCall, ToolResult } from '../tools/types.js';
+import type { ConversationTurn, ToolCallReport } from './driver.js';
+import type { CallStep, HookOutcomeRecord, Interaction, ResultStep, Step } from './schema.js';
+
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
+
+/** `int_` followed by 20 random base-32 characters (100 bits). */
+export function newInteractionId(): string {
+  let out = 'int_';
+  for (const byte of randomBytes(20)) out += ALPHABET[byte & 31];
+  return out;
+}
+
+/** A call id for a call that never reached an environment (a model's malformed call). */
+export function newRefusedCallId(): string {
+  let out = 'call_';
+  for (const byte of randomBytes(16)) out += ALPHABET[byte & 31];
+  return out;
+}
+
+/** The tools whose calls are `code_execution_call` / `code_execution_result` steps. */
+const CODE_EXECUTION = 'code_execution';
+
+export function hookOutcomeOf(record: HookRecord): HookOutcomeRecord {
+  return {
+    source: record.source,
+    group: record.group,
+    event: record.event,
+    type: record.type,
+    handler: record.handler,
+    outcome: record.outcome,
+    reason: record.reason,
+    exit_code: record.exit_code,
+    duration_ms: record.duration_ms,
+  };
+}
+
+/**
+ * What a call came to, as a driver feeds it back to the model (SPEC §6: a block is an error). The
+ * result is the one the model is shown: after controller hooks' presentation rewrites, if any.
+ */
+export function reportOf(outcome: CallOutcome): ToolCallReport {
+  const shown = outcome.blocked ? null : (outcome.presented ?? outcome.result);
+  return {
+    call_id: outcome.call_id,
+    tool_call: outcome.tool_call,
+    blocked: outcome.blocked,
+    reason: outcome.reason,
+    result: shown,
+    is_error: outcome.is_error,
+    text_for_model: outcome.blocked
+      ? (outcome.reason ?? 'blocked by a hook')
+      : JSON.stringify(shown),
+    hooks: outcome.hooks,
+  };
+}
+
+/** A call refused before it reached the gates (unknown tool, bad arguments, tool not enabled). */
+export function refusedReport(call: ToolCall, message: string): ToolCallReport {
+  return {
+    call_id: newRefusedCallId(),
+    tool_call: call,
+    blocked: false,
+    reason: null,
+    result: null,
+    is_error: true,
+    text_for_model: message,
+    hooks: [],
+  };
+}
+
+/** The call step and the result step of one call; pre hooks on the call, post hooks on the result. */
+export function stepsOf(
+  report: ToolCallReport,
+  originalArgs?: Record<string, unknown>,
+): [CallStep, ResultStep] {
+  const pre = report.hooks.filter((h) => h.event === 'pre_tool_execution').map(hookOutcomeOf);
+  const post = report.hooks.filter((h) => h.event === 'post_tool_execution').map(hookOutcomeOf);
+  const refused = report.result === null && !report.blocked;
+  const result: ResultStep['result'] =
+    report.blocked || refused ? report.text_for_model : (report.result ?? {});
+  const error = refused
+    ? report.text_for_model
+    : typeof report.result?.error === 'string'
+      ? report.result.error
+      : undefined;
+  const common = {
+    call_id: report.call_id,
+    result,
+    is_error: report.is_error,
+    blocked: report.blocked,
+    ...(error === undefined ? {} : { error }),
+    hooks: post,
+  };
+  if (report.tool_call.name === CODE_EXECUTION) {
+    return [
+      {
+        type: 'code_execution_call',
+        id: report.call_id,
+        arguments: report.tool_call.args,
+        ...(originalArgs ? { original_arguments: originalArgs } : {}),
+        hooks: pre,
+      },
+      { type: 'code_execution_result', ...common },
+    ];
+  }
+  return [
+    {
+      type: 'tool_call',
+      id: report.call_id,
+      name: report.tool_call.name,
+      arguments: report.tool_call.args,
+      ...(originalArgs ? { original_arguments: originalArgs } : {}),
+      hooks: pre,
+    },
+    { type: 'tool_result', name: report.tool_call.name, ...common },
+  ];
+}
+
+const textOf = (content: { text: string }[]) => content.map((part) => part.text).join('');
+
+function recordOf(hook: HookOutcomeRecord, environmentId: string, callId: string): HookRecord {
+  return { ...hook, environment_id: environmentId, call_id: callId };
+}
+
+/** The report a call and result step pair stands for (to give a driver the conversation so far). */
+export function reportFromSteps(
+  call: CallStep,
+  result: ResultStep,
+  environmentId: string,
+): ToolCallReport {
+  const name = call.type === 'code_execution_call' ? CODE_EXECUTION : call.name;
+  const ran = typeof result.result !== 'string';
+  return {
+    call_id: call.id,
+    tool_call: { name, args: call.arguments },
+    blocked: result.blocked,
+    reason: result.blocked && typeof result.result === 'string' ? result.result : null,
+    result: ran ? (result.result as ToolResult) : null,
+    is_error: result.is_error,
+    text_for_model: ran ? JSON.stringify(result.result) : (result.result as string),
+    hooks: [...call.hooks, ...result.hooks].map((hook) => recordOf(hook, environmentId, call.id)),
+  };
+}
+
+/** The turns of one interaction, in order. */
+export function turnsOf(interaction: Interaction): ConversationTurn[] {
+  const turns: ConversationTurn[] = [];
+  const calls = new Map<string, CallStep>();
+  for (const step of interaction.steps) {
+    switch (step.type) {
+      case 'user_input':
+        turns.push({ role: 'user', text: textOf(step.content) });
+        break;
+      case 'model_output':
+        turns.push({ role: 'model', text: textOf(step.content) });
+        break;
+      case 'code_execution_call':
+      case 'tool_call':
+        calls.set(step.id, step);
+        break;
+      case 'code_execution_result':
+      case 'tool_result': {
+        const call = calls.get(step.call_id);
+        if (call)
+          turns.push({
+            role: 'tool_call',
+            report: reportFromSteps(call, step, interaction.environment_id),
+          });
+        break;
+      }
+    }
+  }
+  return turns;
+}
+
+/** The conversation of a chain of interactions, oldest first. */
+export function historyOf(chain: Interaction[]): ConversationTurn[] {
+  return chain.flatMap(turnsOf);
+}
+
+/** The text of the model_output steps after the last tool step (what the model finally said). */
+export function outputTextOf(steps: Step[]): string {
+  const texts: string[] = [];
+  for (const step of steps) {
+    if (step.type === 'model_output') texts.push(textOf(step.content));
+    else if (step.type !== 'user_input') texts.length = 0;
+  }
+  return texts.join('\n');
+}
+
+/** The text items of an input, as the user_input step's content (none for a bare list of calls). */
+export function userTextOf(
+  input: string | Record<string, unknown>[],
+): { type: 'text'; text: string }[] {
+  if (typeof input === 'string') return input === '' ? [] : [{ type: 'text', text: input }];
+  return input
+    .filter((item) => item.type === 'text' && typeof item.text === 'string')
+    .map((item) => ({ type: 'text' as const, text: item.text as string }));
+}

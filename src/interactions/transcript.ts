@@ -1,0 +1,90 @@
+import type { HookOutcomeRecord, Interaction, Step } from './schema.js';
+
+function indent(text: string, prefix = '    '): string {
+  return text
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((line) => prefix + line)
+    .join('\n');
+}
+
+function hookLine(hook: HookOutcomeRecord): string {
+  const event = hook.event === 'pre_tool_execution' ? 'pre ' : 'post';
+  const reason = hook.reason ? `  ${hook.reason}` : '';
+  return `  ${event} ${hook.group} (${hook.type}) → ${hook.outcome} [${Math.round(hook.duration_ms)} ms]${reason}`;
+}
+
+function resultLines(result: Record<string, unknown>): string[] {
+  const lines: string[] = [];
+  if ('exit_code' in result) {
+    lines.push(
+      `  ${result.exit_code === 0 ? '✔' : '✖'} exit ${String(result.exit_code)}${result.timed_out ? ' (timed out)' : ''}${result.truncated ? ' (output truncated)' : ''}`,
+    );
+    if (typeof result.stdout === 'string' && result.stdout !== '')
+      lines.push('  stdout:', indent(result.stdout));
+    if (typeof result.stderr === 'string' && result.stderr !== '')
+      lines.push('  stderr:', indent(result.stderr));
+  } else if (typeof result.error === 'string') {
+    lines.push(`  ✖ error: ${result.error}`);
+  } else if (typeof result.content === 'string') {
+    lines.push('  ✔ content:', indent(result.content));
+  } else {
+    lines.push(`  ✔ ${indent(JSON.stringify(result, null, 2), '  ').trimStart()}`);
+  }
+  return lines;
+}
+
+/** One step as a few readable lines (a transcript is these, in order). */
+export function formatStep(step: Step): string {
+  const lines: string[] = [];
+  switch (step.type) {
+    case 'user_input':
+      lines.push(`» user: ${step.content.map((c) => c.text).join('')}`);
+      break;
+    case 'model_output':
+      lines.push(`« model: ${step.content.map((c) => c.text).join('')}`);
+      break;
+    case 'code_execution_call':
+    case 'tool_call': {
+      const name = step.type === 'tool_call' ? step.name : 'code_execution';
+      lines.push(`▶ ${name} ${JSON.stringify(step.arguments)}`, ...step.hooks.map(hookLine));
+      break;
+    }
+    case 'code_execution_result':
+    case 'tool_result': {
+      if (step.blocked) lines.push(`  ✖ blocked: ${String(step.result)}`);
+      else if (typeof step.result === 'string') lines.push(`  ✖ refused: ${step.result}`);
+      else lines.push(...resultLines(step.result));
+      lines.push(...step.hooks.map(hookLine));
+      break;
+    }
+  }
+  return lines.join('\n') + '\n';
+}
+
+export function formatHeader(interaction: Interaction): string {
+  const previous = interaction.previous_interaction_id
+    ? `, after ${interaction.previous_interaction_id}`
+    : '';
+  return `interaction ${interaction.id} (agent ${interaction.agent}) in ${interaction.environment_id}${previous}\n\n`;
+}
+
+export function formatFooter(interaction: Interaction): string {
+  const calls = interaction.steps.filter(
+    (step) => step.type === 'code_execution_result' || step.type === 'tool_result',
+  );
+  const blocked = calls.filter((step) => 'blocked' in step && step.blocked).length;
+  const error = interaction.error
+    ? `: ${interaction.error.code}: ${interaction.error.message}`
+    : '';
+  return `\n${interaction.status}${error} — ${calls.length} call(s), ${blocked} blocked\n`;
+}
+
+/** The whole interaction as a readable transcript: each call, each hook outcome, each result. */
+export function transcriptOf(interaction: Interaction): string {
+  return (
+    formatHeader(interaction) +
+    interaction.steps.map(formatStep).join('') +
+    formatFooter(interaction)
+  );
+}

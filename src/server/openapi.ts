@@ -1,0 +1,160 @@
+import { z } from 'zod';
+import {
+  environmentInfoSchema,
+  environmentListSchema,
+  errorBodySchema,
+  hookOutcomeSchema,
+  inlineSourceSchema,
+  inputItemSchema,
+  interactionEventSchema,
+  interactionRequestSchema,
+  interactionSchema,
+  stepSchema,
+} from '../interactions/schema.js';
+
+const REF = (id: string) => `#/components/schemas/${id}`;
+
+function componentsOf(
+  entries: Record<string, z.ZodType>,
+  io: 'input' | 'output',
+): Record<string, unknown> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(entries)) registry.add(schema, { id });
+  const { schemas } = z.toJSONSchema(registry, { uri: REF, io, unrepresentable: 'any' });
+  const out: Record<string, unknown> = {};
+  for (const [id, schema] of Object.entries(schemas)) {
+    const rest: Record<string, unknown> = { ...schema };
+    delete rest.$id;
+    delete rest.$schema;
+    out[id] = rest;
+  }
+  return out;
+}
+
+const json = (id: string) => ({ 'application/json': { schema: { $ref: REF(id) } } });
+
+const errors = {
+  '400': { description: 'Bad request: the message names the field', content: json('Error') },
+  '401': { description: 'Missing or wrong API key', content: json('Error') },
+  '404': { description: 'Unknown id', content: json('Error') },
+  '413': { description: 'Body over the size limit', content: json('Error') },
+  '5XX': { description: 'hookbox or the engine failed', content: json('Error') },
+};
+
+/**
+ * The OpenAPI 3.1 document of the HTTP API, generated from the same zod schemas that validate
+ * requests (so it cannot drift from what the server accepts).
+ */
+export function openApiDocument(options: {
+  version: string;
+  bodyLimit: number;
+}): Record<string, unknown> {
+  const schemas = {
+    ...componentsOf(
+      {
+        InteractionRequest: interactionRequestSchema,
+        InputItem: inputItemSchema,
+        InlineSource: inlineSourceSchema,
+      },
+      'input',
+    ),
+    ...componentsOf(
+      {
+        Interaction: interactionSchema,
+        Step: stepSchema,
+        HookOutcome: hookOutcomeSchema,
+        InteractionEvent: interactionEventSchema,
+        Environment: environmentInfoSchema,
+        EnvironmentList: environmentListSchema,
+        Error: errorBodySchema,
+      },
+      'output',
+    ),
+  };
+  const id = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'hookbox',
+      version: options.version,
+      description:
+        'Sandboxed environments for AI agents whose hooks gate every tool call; shaped like the ' +
+        `Gemini Interactions API. Request bodies are limited to ${options.bodyLimit} bytes.`,
+    },
+    security: [{ apiKey: [] }, { bearer: [] }],
+    paths: {
+      '/v1beta/interactions': {
+        post: {
+          summary: 'Run an interaction',
+          requestBody: { required: true, content: json('InteractionRequest') },
+          responses: {
+            '200': {
+              description:
+                'The Interaction; with `stream: true`, server-sent events (`interaction.created`, `step`…, `interaction.complete`) whose data are InteractionEvent objects',
+              content: {
+                ...json('Interaction'),
+                'text/event-stream': { schema: { $ref: REF('InteractionEvent') } },
+              },
+            },
+            ...errors,
+          },
+        },
+      },
+      '/v1beta/interactions/{id}': {
+        get: {
+          summary: 'An interaction again',
+          parameters: [id],
+          responses: {
+            '200': { description: 'The Interaction', content: json('Interaction') },
+            ...errors,
+          },
+        },
+      },
+      '/v1beta/environments': {
+        get: {
+          summary: 'The live environments',
+          responses: {
+            '200': { description: 'Environments', content: json('EnvironmentList') },
+            ...errors,
+          },
+        },
+      },
+      '/v1beta/environments/{id}': {
+        get: {
+          summary: 'An environment',
+          parameters: [id],
+          responses: {
+            '200': { description: 'The environment', content: json('Environment') },
+            ...errors,
+          },
+        },
+        delete: {
+          summary: 'Remove an environment (container and volumes)',
+          parameters: [id],
+          responses: { '200': { description: 'Removed: `{}`' }, ...errors },
+        },
+      },
+      '/healthz': {
+        get: {
+          summary: 'Liveness (no key needed)',
+          security: [],
+          responses: { '200': { description: '`{"status": "ok", ...}`' } },
+        },
+      },
+      '/openapi.json': {
+        get: {
+          summary: 'This document (no key needed)',
+          security: [],
+          responses: { '200': { description: 'OpenAPI 3.1' } },
+        },
+      },
+    },
+    components: {
+      schemas,
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'x-goog-api-key' },
+        bearer: { type: 'http', scheme: 'bearer' },
+      },
+    },
+  };
+}

@@ -1,0 +1,136 @@
+import type { PlacedSource } from '../../../src/config/sources.js';
+import type { Controller } from '../../../src/environments/controller.js';
+import type { CallOutcome } from '../../../src/environments/environment.js';
+import type { EnvironmentOptions } from '../../../src/environments/environment-options.js';
+import { UserError } from '../../../src/errors/index.js';
+import { ContextStore } from '../../../src/policies/context-store.js';
+import type { HookRunner } from '../../../src/policies/runner.js';
+import type { ModelDriver } from '../../../src/interactions/driver.js';
+import {
+  DEFAULT_AGENT_ROUTES,
+  DriverRegistry,
+  type DriverLoader,
+} from '../../../src/interactions/drivers/index.js';
+import { scriptedDriver } from '../../../src/interactions/drivers/scripted.js';
+import type { HookRecord } from '../../../src/record/types.js';
+import {
+  DEFAULT_VOCABULARY,
+  resolveToolCall,
+  type VocabularyId,
+} from '../../../src/tools/registry.js';
+import type { ToolCall } from '../../../src/tools/types.js';
+
+let counter = 0;
+
+/** An environment with no container: `rm -rf` is denied by a fake gate, anything else "runs". */
+export class FakeEnvironment {
+  readonly calls: ToolCall[] = [];
+  readonly added: PlacedSource[] = [];
+  hooksConfig = { groups: [{ name: 'fake-gate' }] };
+  readonly store = new ContextStore();
+
+  constructor(
+    readonly id: string,
+    readonly vocabulary: VocabularyId,
+    readonly sources: unknown[],
+  ) {}
+
+  async call(call: ToolCall): Promise<CallOutcome> {
+    resolveToolCall(call, this.vocabulary);
+    this.calls.push(call);
+    const callId = `call_${++counter}`;
+    const text = JSON.stringify(call.args);
+    const blocked = text.includes('rm -rf');
+    const hook: HookRecord = {
+      source: 'sandbox',
+      environment_id: this.id,
+      call_id: callId,
+      group: 'fake-gate',
+      event: 'pre_tool_execution',
+      type: 'command',
+      handler: 'gate',
+      outcome: blocked ? 'deny' : 'allow',
+      reason: blocked ? 'no rm -rf here' : null,
+      exit_code: 0,
+      duration_ms: 1.5,
+    };
+    const post: HookRecord = { ...hook, event: 'post_tool_execution', outcome: 'ok', reason: null };
+    return {
+      environment_id: this.id,
+      call_id: callId,
+      tool_call: call,
+      blocked,
+      reason: blocked ? 'no rm -rf here' : null,
+      presented: blocked
+        ? null
+        : call.name === 'code_execution'
+          ? { exit_code: 0, stdout: 'ran\n', stderr: '', timed_out: false, truncated: false }
+          : { content: 'file text' },
+      is_error: blocked,
+      result: blocked
+        ? null
+        : call.name === 'code_execution'
+          ? { exit_code: 0, stdout: 'ran\n', stderr: '', timed_out: false, truncated: false }
+          : { content: 'file text' },
+      hooks: blocked ? [hook] : [hook, post],
+    };
+  }
+
+  recordLifecycle(): void {}
+
+  async addSources(sources: PlacedSource[]): Promise<void> {
+    const agents = sources.filter((s) => s.area === 'agents');
+    if (agents.some((s) => s.path === 'hooks.json' && s.content.includes('"http"')))
+      throw new UserError('unsupported', 'http hooks');
+    this.added.push(...sources);
+  }
+}
+
+/** A controller whose environments are {@link FakeEnvironment}s. */
+export class FakeController {
+  readonly environments = new Map<string, FakeEnvironment>();
+  created = 0;
+  hookRunner: HookRunner | undefined;
+
+  async createEnvironment(options: EnvironmentOptions = {}): Promise<FakeEnvironment> {
+    this.created += 1;
+    const environment = new FakeEnvironment(
+      `env_fake${String(++counter).padStart(16, '0')}`,
+      options.vocabulary ?? DEFAULT_VOCABULARY,
+      options.sources ?? [],
+    );
+    this.environments.set(environment.id, environment);
+    return environment;
+  }
+
+  listEnvironments(): FakeEnvironment[] {
+    return [...this.environments.values()];
+  }
+
+  async deleteEnvironment(id: string): Promise<void> {
+    this.environments.delete(id);
+  }
+
+  async close(): Promise<void> {
+    this.environments.clear();
+  }
+
+  get asController(): Controller {
+    return this as unknown as Controller;
+  }
+
+  environment(id: string): FakeEnvironment {
+    return this.environments.get(id)!;
+  }
+}
+
+/** A registry with the scripted driver and a `fake` agent whose driver the test gives. */
+export function registryWith(fake?: ModelDriver, env: Record<string, string> = {}): DriverRegistry {
+  const loaders: Record<string, DriverLoader> = { scripted: async () => scriptedDriver };
+  if (fake) loaders.fake = async () => fake;
+  return new DriverRegistry({
+    loaders,
+    routes: [...DEFAULT_AGENT_ROUTES, { pattern: /^fake$/, driver: 'fake', description: 'fake' }],
+    env,
+  });
+}

@@ -15,7 +15,7 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
 fi
 
 log "compiling"
-npx tsc -p tsconfig.build.json
+npx tsc -p tsconfig.build.json || echo "[hookbox setup] warning: type errors (npm run typecheck); the compiled output is still written" >&2
 
 bash scripts/ensure-engine.sh
 log "sandbox image"

@@ -9,11 +9,17 @@ import type { ContainerClient } from '../sandbox/container-client.js';
 import { DockerContainerClient } from '../sandbox/docker-container-client.js';
 import { ensureEngine } from '../sandbox/engine.js';
 import { ensureImage } from '../sandbox/image.js';
-import { Sandbox, type ControllerIdentity } from '../sandbox/sandbox.js';
-import { DEFAULT_VOCABULARY } from '../tools/registry.js';
+import { Sandbox, volumeName, type ControllerIdentity } from '../sandbox/sandbox.js';
+import { z } from 'zod';
+import { DEFAULT_VOCABULARY, VOCABULARIES, type VocabularyId } from '../tools/registry.js';
+import type { ToolRunSettings } from '../tools/tool-definition.js';
+import { EMPTY_HOOKS_CONFIG, type HooksConfig } from '../config/hooks-config.js';
 import { Environment, hooksConfigOf } from './environment.js';
 import { ENVIRONMENT_DEFAULTS, type EnvironmentOptions } from './environment-options.js';
-import { reapOrphans } from './reaper.js';
+import { StateStore } from '../state/state-store.js';
+import { parseHooksConfig } from '../config/hooks-config.js';
+import { LABEL_CONTROLLER_PID, LABEL_ENVIRONMENT } from '../sandbox/labels.js';
+import { processAlive, reapOrphans } from './reaper.js';
 import { WarmPool, type WarmPoolOptions } from './warm-pool.js';
 import { newControllerId, newEnvironmentId } from './ids.js';
 
@@ -38,10 +44,16 @@ export interface ControllerOptions {
   /** Keep hardened environments ready, so handing one out costs only the injection of sources. */
   pool?: WarmPoolOptions;
   /**
-   * Remove, at start, containers and volumes left by hookbox controllers that are gone.
+   * Remove, at start, containers and volumes left by hookbox controllers that are gone (and, with a
+   * state file, that it does not list).
    * @default false
    */
   reapOrphansOnStart?: boolean;
+  /**
+   * A SQLite file for durable state. With it, a restarted controller (clean or `kill -9`) finds its
+   * live environments again and re-attaches to them. @default none (state in memory only)
+   */
+  stateFile?: string;
 }
 
 /**
@@ -55,8 +67,18 @@ export interface ControllerOptions {
  * await env.delete();
  * ```
  */
+/** The settings saved with an environment (saved state is read back through this schema). */
+const storedSettingsSchema = z.object({
+  vocabulary: z.enum(Object.keys(VOCABULARIES) as [VocabularyId, ...VocabularyId[]]),
+  timeoutMs: z.number().int().positive(),
+  outputCapBytes: z.number().int().positive(),
+  backgroundProcesses: z.boolean(),
+});
+
 export class Controller {
-  readonly identity: ControllerIdentity = { id: newControllerId(), pid: process.pid };
+  readonly identity: ControllerIdentity;
+  /** Durable state, when the controller has a state file. */
+  readonly state: StateStore | undefined;
   private readonly environments = new Map<string, Environment>();
 
   /** Runs the controller-side hooks; undefined when there are none. */
@@ -71,7 +93,14 @@ export class Controller {
     readonly image: string,
     hooks: readonly Hook[],
     poolOptions: WarmPoolOptions | undefined,
+    state: StateStore | undefined,
   ) {
+    this.state = state;
+    this.identity = {
+      id: newControllerId(),
+      pid: process.pid,
+      ...(state ? { stateFile: state.path } : {}),
+    };
     this.hookRunner = hooks.length > 0 ? new HookRunner(hooks) : undefined;
     if (poolOptions && poolOptions.size > 0) {
       this.pool = new WarmPool(() => this.makeSandbox(newEnvironmentId(), []), poolOptions, logger);
@@ -101,19 +130,71 @@ export class Controller {
     if (options.startEngine ?? true) await ensureEngine(client, { quiet: true });
     else await client.ping();
     const image = await ensureImage(client, logger, { onProgress: options.onProgress });
+    const state = options.stateFile ? new StateStore(options.stateFile) : undefined;
     if (options.reapOrphansOnStart) {
-      const reaped = await reapOrphans(client);
+      // Orphans: made by a controller that is gone, and not listed in this controller's state.
+      const reaped = await reapOrphans(client, (labels) => {
+        const environmentId = labels[LABEL_ENVIRONMENT] ?? '';
+        return (
+          !state?.hasEnvironment(environmentId) &&
+          !processAlive(Number(labels[LABEL_CONTROLLER_PID]))
+        );
+      });
       if (reaped.containers.length + reaped.volumes.length > 0)
         logger.info(reaped, 'removed orphans of dead controllers');
     }
-    return new Controller(
+    const controller = new Controller(
       client,
       logger,
       options.home ?? hookboxHome(),
       image,
       options.hooks ?? [],
       options.pool,
+      state,
     );
+    if (state) await controller.restore();
+    return controller;
+  }
+
+  /**
+   * Brings back the environments listed in the state file: a running container is re-attached (its
+   * sandbox agent accepts a new connection); one that is gone is forgotten and its volumes removed.
+   */
+  private async restore(): Promise<void> {
+    for (const row of this.state!.environments()) {
+      const container = await this.client.inspectContainer(row.container_id);
+      if (!container?.running) {
+        this.logger.warn(
+          { environmentId: row.id, containerId: row.container_id },
+          'environment lost while the controller was down',
+        );
+        if (container) await this.client.removeContainer(row.container_id).catch(() => {});
+        for (const role of ['workspace', 'agents', 'state'] as const) {
+          await this.client.removeVolume(volumeName(row.id, role)).catch(() => {});
+        }
+        this.state!.deleteEnvironment(row.id);
+        continue;
+      }
+      try {
+        const sandbox = await Sandbox.reattach({
+          client: this.client,
+          logger: this.logger,
+          environmentId: row.id,
+          containerId: row.container_id,
+        });
+        const settings = storedSettingsSchema.parse(row.settings);
+        const gates =
+          row.hooks_json === null ? EMPTY_HOOKS_CONFIG : parseHooksConfig(row.hooks_json);
+        const environment = this.adopt(sandbox, gates, settings.vocabulary, settings);
+        environment.recordEvent('reattached');
+        this.logger.info({ environmentId: row.id }, 're-attached to environment after a restart');
+      } catch (error) {
+        this.logger.warn(
+          { environmentId: row.id, error: (error as Error).message },
+          're-attaching failed; the environment stays listed',
+        );
+      }
+    }
   }
 
   /**
@@ -138,36 +219,56 @@ export class Controller {
       sandbox = await this.makeSandbox(newEnvironmentId(), sources, options.sandbox);
     }
     const environmentId = sandbox.environmentId;
-    const audit = new AuditLog(auditLogPath(this.home, environmentId));
-    audit.append({
-      kind: 'environment',
-      at: new Date().toISOString(),
-      environment_id: environmentId,
-      event: 'created',
+    const settings = {
+      timeoutMs: options.toolTimeoutMs ?? ENVIRONMENT_DEFAULTS.toolTimeoutMs,
+      outputCapBytes: options.outputCapBytes ?? ENVIRONMENT_DEFAULTS.outputCapBytes,
+      backgroundProcesses: options.backgroundProcesses ?? ENVIRONMENT_DEFAULTS.backgroundProcesses,
+    };
+    const vocabulary = options.vocabulary ?? DEFAULT_VOCABULARY;
+    this.state?.saveEnvironment({
+      id: environmentId,
+      container_id: sandbox.containerId,
+      created: new Date().toISOString(),
+      settings: { ...settings, vocabulary, sandbox: options.sandbox ?? null },
+      hooks_json:
+        sources.find((source) => source.area === 'agents' && source.path === 'hooks.json')
+          ?.content ?? null,
+      last_used: new Date().toISOString(),
     });
-    const environment = new Environment(
-      sandbox,
-      gates,
-      options.vocabulary ?? DEFAULT_VOCABULARY,
-      {
-        timeoutMs: options.toolTimeoutMs ?? ENVIRONMENT_DEFAULTS.toolTimeoutMs,
-        outputCapBytes: options.outputCapBytes ?? ENVIRONMENT_DEFAULTS.outputCapBytes,
-        backgroundProcesses:
-          options.backgroundProcesses ?? ENVIRONMENT_DEFAULTS.backgroundProcesses,
-      },
-      audit,
-      this.logger,
-      this.hookRunner,
-    );
-    this.environments.set(environmentId, environment);
+    const environment = this.adopt(sandbox, gates, vocabulary, settings);
+    environment.recordEvent('created');
     if (this.hookRunner) {
       const started = await this.hookRunner.onEnvironmentStart({
         environmentId,
         store: environment.store,
       });
-      for (const record of started.records)
-        audit.append({ kind: 'lifecycle_hook', at: new Date().toISOString(), ...record });
+      environment.recordLifecycle(started.records);
     }
+    return environment;
+  }
+
+  /** Wraps a sandbox as a live environment of this controller. */
+  private adopt(
+    sandbox: Sandbox,
+    gates: HooksConfig,
+    vocabulary: VocabularyId,
+    settings: ToolRunSettings,
+  ): Environment {
+    const id = sandbox.environmentId;
+    const audit = new AuditLog(auditLogPath(this.home, id));
+    const environment = new Environment(
+      sandbox,
+      gates,
+      vocabulary,
+      settings,
+      audit,
+      this.logger,
+      this.hookRunner,
+      {
+        onGatesReplaced: (hooksJson) => this.state?.setHooksJson(id, hooksJson),
+      },
+    );
+    this.environments.set(id, environment);
     return environment;
   }
 
@@ -196,6 +297,7 @@ export class Controller {
       environment.recordLifecycle(ended.records);
     }
     await environment.delete();
+    this.state?.deleteEnvironment(id);
   }
 
   /** Deletes every environment this controller made. */
@@ -203,5 +305,6 @@ export class Controller {
     await this.pool?.close();
     const all = [...this.environments.keys()];
     await Promise.allSettled(all.map((id) => this.deleteEnvironment(id)));
+    this.state?.close();
   }
 }

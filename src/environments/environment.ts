@@ -51,6 +51,14 @@ export interface CallOutcome {
   hooks: HookRecord[];
 }
 
+/** What the controller wants to hear of an environment (to keep its state file current). */
+export interface EnvironmentEvents {
+  /** The gates were replaced; the new hooks.json text (null: none). */
+  onGatesReplaced?(hooksJson: string | null): void;
+  /** A call started: the environment is in use. */
+  onUsed?(): void;
+}
+
 /** Options of one call. */
 export interface CallOptions {
   /** The interaction the call belongs to, for controller hooks' context. @default null */
@@ -98,6 +106,8 @@ export function hooksConfigOf(sources: PlacedSource[]): HooksConfig {
 export class Environment {
   private gates: HooksConfig;
   private readonly queue = new SerialQueue();
+  /** When a call last started (ms since the epoch); idle-expiry goes by it. */
+  lastUsedAt = Date.now();
   private readonly executor: HandlerExecutor;
   private deleted = false;
   /** The environment level of the controller hooks' context store. */
@@ -112,6 +122,7 @@ export class Environment {
     private readonly logger: Logger,
     /** The operator's controller-side hooks and policies; they run before the sandbox gates. */
     private readonly controllerHooks?: HookRunner,
+    private readonly events: EnvironmentEvents = {},
   ) {
     this.gates = gates;
     this.executor = {
@@ -157,6 +168,8 @@ export class Environment {
     }
     resolveToolCall(toolCall, this.vocabulary);
     const verbatim: ToolCall = { name: toolCall.name, args: toolCall.args ?? {} };
+    this.lastUsedAt = Date.now();
+    this.events.onUsed?.();
     return this.queue.run(() => this.runCall(verbatim, options));
   }
 
@@ -292,6 +305,9 @@ export class Environment {
       if (newGates) {
         await this.sandbox.replaceAgents(agents);
         this.gates = newGates;
+        this.events.onGatesReplaced?.(
+          agents.find((source) => source.path === 'hooks.json')?.content ?? null,
+        );
         this.audit.append({
           kind: 'environment',
           at: new Date().toISOString(),
@@ -300,6 +316,16 @@ export class Environment {
           detail: { files: agents.map((a) => a.absolutePath) },
         });
       }
+    });
+  }
+
+  /** Records an environment event in the audit log. */
+  recordEvent(event: 'created' | 'reattached'): void {
+    this.audit.append({
+      kind: 'environment',
+      at: new Date().toISOString(),
+      environment_id: this.id,
+      event,
     });
   }
 

@@ -36,7 +36,7 @@ export type AuditEntry =
       kind: 'environment';
       at: string;
       environment_id: string;
-      event: 'created' | 'gates_replaced' | 'deleted';
+      event: 'created' | 'reattached' | 'gates_replaced' | 'deleted';
       detail?: unknown;
     };
 

@@ -30,7 +30,10 @@ function program(io: CliIo, setCode: (code: number) => void): Command {
     .option('--tool <name>', 'tool to call, e.g. code_execution')
     .option('--args <json>', 'the tool arguments as a JSON object')
     .option('--calls <file>', 'a JSON file with an array of {"name", "args"} calls')
-    .option('--vocabulary <id>', 'tool vocabulary (2026-05)')
+    .option(
+      '--vocabulary <id>',
+      'tool vocabulary: 2026-05 or 2026-09 (default 2026-09, or 2026-05 when a call names a 2026-05-only tool)',
+    )
     .option('--tool-timeout-ms <ms>', 'timeout of each tool call, in milliseconds (default 60000)')
     .option('--json', 'print the outcome(s) as JSON')
     .action(async (options) => setCode(await callCommand(options, io)));
@@ -54,6 +57,7 @@ function program(io: CliIo, setCode: (code: number) => void): Command {
       'check a hooks.json (file, or a folder holding .agents/hooks.json) and the scripts it names',
     )
     .argument('<path>')
+    .option('--vocabulary <id>', 'check matchers against this tool vocabulary (2026-05, 2026-09)')
     .option('--json', 'print the findings as JSON')
     .action(async (path: string, options) => setCode(await validateCommand(path, options, io)));
 

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 
-async function validate(files: Record<string, string>, path = '') {
+async function validate(files: Record<string, string>, path = '', extra: string[] = []) {
   const dir = mkdtempSync(join(tmpdir(), 'hookbox-validate-'));
   for (const [name, content] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, name)), { recursive: true });
@@ -12,7 +12,7 @@ async function validate(files: Record<string, string>, path = '') {
   }
   let stdout = '';
   let stderr = '';
-  const code = await main(['validate', join(dir, path)], {
+  const code = await main(['validate', join(dir, path), ...extra], {
     stdout: (t) => (stdout += t),
     stderr: (t) => (stderr += t),
     isTty: false,
@@ -78,5 +78,24 @@ describe('hookbox validate', () => {
     const result = await validate({ 'workspace/a': 'x' });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/no hooks\.json/);
+  });
+
+  it('--vocabulary 2026-09 warns about a matcher naming a 2026-05 tool, and keeps exit 0', async () => {
+    const result = await validate(
+      { '.agents/hooks.json': hooks('true', 'read_file|view_file') },
+      '',
+      ['--vocabulary', '2026-09'],
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/warning: .*read_file/);
+  });
+
+  it('--vocabulary with an unknown id is bad input', async () => {
+    const result = await validate({ '.agents/hooks.json': hooks('true') }, '', [
+      '--vocabulary',
+      '2027-01',
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--vocabulary');
   });
 });

@@ -56,3 +56,36 @@ export {
   type UserErrorCode,
   type SystemErrorCode,
 } from './errors/index.js';
+export { Hookbox, HookboxApiError, type HookboxOptions } from './client/index.js';
+export {
+  interactionRequestSchema,
+  interactionSchema,
+  interactionEventSchema,
+  type InteractionRequest,
+  type Interaction,
+  type InteractionEvent,
+  type Step,
+  type EnvironmentInfo,
+  type HookOutcomeRecord,
+} from './interactions/schema.js';
+export {
+  InteractionService,
+  type InteractionServiceOptions,
+  type PreparedInteraction,
+} from './interactions/service.js';
+export { MemoryInteractionStore, type InteractionStore } from './interactions/store.js';
+export {
+  DriverRegistry,
+  BUILT_IN_DRIVERS,
+  DEFAULT_AGENT_ROUTES,
+  type AgentRoute,
+  type DriverLoader,
+} from './interactions/drivers/index.js';
+export type {
+  ModelDriver,
+  DriverContext,
+  ModelTool,
+  ToolCallReport,
+  ConversationTurn,
+} from './interactions/driver.js';
+export { startServer, type StartServerOptions, type RunningServer } from './server/index.js';

@@ -119,8 +119,9 @@ export class ApiKeyChecker {
       );
     }
     if (!this.matches(key)) {
-      throw new UserError('unauthenticated', 'x-goog-api-key: API key not valid', {
-        details: { field: headers['x-goog-api-key'] ? 'x-goog-api-key' : 'authorization' },
+      const field = headers['x-goog-api-key'] ? 'x-goog-api-key' : 'authorization';
+      throw new UserError('unauthenticated', `${field}: API key not valid`, {
+        details: { field },
       });
     }
   }

@@ -96,9 +96,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     service,
     close: () =>
       (closing ??= (async () => {
+        // Keep-alive connections whose request ended while closing would hold the close for the
+        // whole keep-alive timeout (72 s in Fastify): close them as soon as they go idle.
+        const reaper = setInterval(() => app.server.closeIdleConnections(), 50);
         try {
           await app.close();
         } finally {
+          clearInterval(reaper);
           await service.close();
         }
       })()),

@@ -16,6 +16,7 @@ WORKSPACE = "/workspace"
 TOOL_TMPDIR = "/workspace/.tmp"
 
 _executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="tool-fs", initializer=become_filesystem_user, initargs=(TOOL,))
+TOOL_EXECUTOR = _executor
 
 
 async def run_as_tool_user(work):

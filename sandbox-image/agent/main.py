@@ -20,6 +20,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import files  # noqa: E402
 import files_2026_09  # noqa: E402
 import processes  # noqa: E402
+import sources  # noqa: E402
 from users import HOOK, TOOL, drop_supplementary_groups  # noqa: E402
 
 PROTOCOL_VERSION = 1
@@ -139,6 +140,8 @@ async def handle(request):
         return await files.run(request)
     if op == "file_2026_09":
         return await files_2026_09.run(request)
+    if op == "write_sources":
+        return await sources.write_sources(request)
     if op == "reset_agents":
         await asyncio.get_running_loop().run_in_executor(None, files.empty_directory, AGENTS_WRITABLE_DIR)
         return {"ok": True}

@@ -10,7 +10,6 @@ import {
   SANDBOX_PATHS,
   type SandboxOptions,
 } from './sandbox-options.js';
-import { sourceArchive, TOOL_GID, TOOL_UID } from './source-archive.js';
 
 /** The controller process that owns what it makes (labels), so orphans can be told apart. */
 export interface ControllerIdentity {
@@ -18,6 +17,18 @@ export interface ControllerIdentity {
   pid: number;
   /** The controller's state file, when it keeps one: environments listed there are not orphans. */
   stateFile?: string;
+}
+
+/**
+ * A network the sandbox joins instead of none: an environment's internal network and its way out
+ * (src/network/environment-egress.ts). Once given to {@link Sandbox.create}, the sandbox owns it:
+ * it is destroyed with the sandbox, or when creation fails.
+ */
+export interface SandboxNetwork {
+  readonly networkName: string;
+  /** Environment variables of the container: where the proxy is. Nothing secret. */
+  readonly env: Record<string, string>;
+  destroy(): Promise<void>;
 }
 
 const AGENT_READY_TIMEOUT_MS = 30_000;
@@ -38,6 +49,8 @@ export class Sandbox {
     private agent: AgentConnection,
     private readonly client: ContainerClient,
     private readonly logger: Logger,
+    /** The network it joined, when the environment has an allowlist. */
+    readonly network?: SandboxNetwork,
   ) {}
 
   static async create(params: {
@@ -48,6 +61,8 @@ export class Sandbox {
     image: string;
     sources: PlacedSource[];
     options?: SandboxOptions;
+    /** Join this network instead of none (and own it from now on). */
+    network?: SandboxNetwork;
   }): Promise<Sandbox> {
     const { client, logger, controller, environmentId } = params;
     const options = { ...SANDBOX_DEFAULTS, ...params.options };
@@ -100,17 +115,25 @@ export class Sandbox {
         cpus: options.cpus,
         pidsLimit: options.pidsLimit,
         capabilities: AGENT_CAPABILITIES,
-        network: 'none',
+        network: params.network?.networkName ?? 'none',
+        ...(params.network
+          ? {
+              env: Object.entries(params.network.env).map(([name, value]) => `${name}=${value}`),
+              // The internal network is IPv4 only; no link-local IPv6 path to the host's bridge.
+              sysctls: { 'net.ipv6.conf.all.disable_ipv6': '1' },
+            }
+          : {}),
       };
       made.containerId = await client.createContainer(spec);
       const containerId = made.containerId;
-      await Sandbox.inject(client, containerId, params.sources);
       const stdio = await client.attach(containerId);
       const agent = new AgentConnection(stdio, logger, containerId);
       await client.startContainer(containerId);
       await agent.request('ping', {}, AGENT_READY_TIMEOUT_MS);
+      const sandbox = new Sandbox(environmentId, containerId, agent, client, logger, params.network);
+      await sandbox.injectSources(params.sources);
       logger.info({ environmentId, containerId }, 'environment ready');
-      return new Sandbox(environmentId, containerId, agent, client, logger);
+      return sandbox;
     } catch (error) {
       logger.warn(
         { environmentId, error: (error as Error).message },
@@ -118,31 +141,8 @@ export class Sandbox {
       );
       if (made.containerId) await client.removeContainer(made.containerId).catch(() => {});
       for (const volume of made.volumes) await client.removeVolume(volume).catch(() => {});
+      await params.network?.destroy().catch(() => {});
       throw error;
-    }
-  }
-
-  /** Copies sources into the volumes: workspace files owned by the tool user, gates by root. */
-  private static async inject(
-    client: ContainerClient,
-    containerId: string,
-    sources: PlacedSource[],
-  ): Promise<void> {
-    const workspace = sources.filter((source) => source.area === 'workspace');
-    const agents = sources.filter((source) => source.area === 'agents');
-    if (workspace.length > 0) {
-      await client.putArchive(
-        containerId,
-        SANDBOX_PATHS.workspace,
-        await sourceArchive(workspace, { uid: TOOL_UID, gid: TOOL_GID }),
-      );
-    }
-    if (agents.length > 0) {
-      await client.putArchive(
-        containerId,
-        SANDBOX_PATHS.agentsWritable,
-        await sourceArchive(agents, { uid: 0, gid: 0 }),
-      );
     }
   }
 
@@ -181,18 +181,21 @@ export class Sandbox {
     return agent;
   }
 
-  /** Places sources in a running environment (a pooled one at hand-out): workspace files and gates. */
+  /**
+   * Places sources in the running environment: gates into /.agents, written by the sandbox agent as
+   * root through the only writable mount of that volume (which tool code cannot reach), workspace
+   * files written as the tool user, so the kernel checks them and tool code owns them. One message
+   * on the agent's stream: handing out a pooled environment costs milliseconds, not a Docker call.
+   */
   async injectSources(sources: PlacedSource[]): Promise<void> {
-    await Sandbox.inject(this.client, this.containerId, sources);
+    if (sources.length === 0) return;
+    const files = sources.map((source) => ({ area: source.area, path: source.path, content: source.content, executable: source.executable }));
+    await this.request('write_sources', { files }, 60_000);
   }
 
   /** Adds workspace sources to a running environment. */
   async addWorkspaceSources(sources: PlacedSource[]): Promise<void> {
-    await Sandbox.inject(
-      this.client,
-      this.containerId,
-      sources.filter((source) => source.area === 'workspace'),
-    );
+    await this.injectSources(sources.filter((source) => source.area === 'workspace'));
   }
 
   /**
@@ -200,12 +203,8 @@ export class Sandbox {
    * while the files change.
    */
   async replaceAgents(sources: PlacedSource[]): Promise<void> {
-    await this.agent.request('reset_agents', {}, 30_000);
-    await Sandbox.inject(
-      this.client,
-      this.containerId,
-      sources.filter((source) => source.area === 'agents'),
-    );
+    await this.request('reset_agents', {}, 30_000);
+    await this.injectSources(sources.filter((source) => source.area === 'agents'));
   }
 
   /** Sends one request to the sandbox agent; a lost agent becomes an error that says what happened. */
@@ -249,6 +248,7 @@ export class Sandbox {
     for (const role of ['workspace', 'agents', 'state'] as const) {
       await this.client.removeVolume(volumeName(this.environmentId, role));
     }
+    await this.network?.destroy();
     this.logger.info(
       { environmentId: this.environmentId, containerId: this.containerId },
       'environment removed',

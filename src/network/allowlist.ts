@@ -1,0 +1,262 @@
+import { isIP } from 'node:net';
+import { domainToASCII } from 'node:url';
+import { z } from 'zod';
+import { UserError } from '../errors/index.js';
+import { sameAddress } from './addresses.js';
+
+/** One allowlist entry (SPEC §7): a domain, and headers the proxy adds to hook requests to it. */
+export interface AllowlistEntry {
+  /** `api.example.com` (exact), `*.example.com` (any subdomain, not the root), `*` (any name), or an IP address. */
+  domain: string;
+  /** Headers added on the wire to `http` hook requests to this domain; never seen in the sandbox. */
+  transform?: Record<string, string>;
+}
+
+/** An environment's network: `{allowlist: [...]}`, or `"disabled"` (the default: no network). */
+export type NetworkOptions = { allowlist: AllowlistEntry[] } | 'disabled';
+
+export const ALLOWLIST_LIMITS = {
+  entries: 256,
+  transformHeaders: 32,
+  headerValueBytes: 8 * 1024,
+} as const;
+
+/** Headers the proxy owns or that would change the framing of a request; a transform may not set them. */
+const RESERVED_HEADERS = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'te',
+  'trailer',
+  'upgrade',
+  'expect',
+]);
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const LABEL = /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/;
+
+/** A host name in lower-case ASCII (punycode), without a trailing dot; undefined if it is not one. */
+export function normalizeHostName(name: string): string | undefined {
+  const trimmed = name.trim().replace(/\.$/, '');
+  if (trimmed === '' || trimmed.length > 253) return undefined;
+  const ascii = /^[\x21-\x7e]+$/.test(trimmed) ? trimmed.toLowerCase() : domainToASCII(trimmed);
+  if (!ascii) return undefined;
+  return ascii.split('.').every((label) => LABEL.test(label)) ? ascii : undefined;
+}
+
+type Pattern =
+  | { kind: 'any' }
+  | { kind: 'exact'; name: string }
+  | { kind: 'suffix'; suffix: string }
+  | { kind: 'ip'; address: string };
+
+function patternOf(domain: string): Pattern | string {
+  const text = domain.trim();
+  if (text === '*') return { kind: 'any' };
+  const bare = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
+  if (isIP(bare)) return { kind: 'ip', address: bare };
+  if (text.startsWith('*.')) {
+    const suffix = normalizeHostName(text.slice(2));
+    if (!suffix || suffix.includes('*')) return 'a wildcard must be "*" or "*.<domain>"';
+    return { kind: 'suffix', suffix };
+  }
+  if (text.includes('*'))
+    return 'a wildcard must be the whole domain ("*") or its first label ("*.example.com")';
+  if (/[/:?#@\s]/.test(text))
+    return 'must be a bare domain name or IP address, without scheme, port or path';
+  const name = normalizeHostName(text);
+  return name ? { kind: 'exact', name } : 'is not a valid domain name';
+}
+
+const transformSchema = z
+  .record(z.string(), z.string({ error: 'header values must be strings' }))
+  .superRefine((headers, context) => {
+    const names = Object.keys(headers);
+    if (names.length > ALLOWLIST_LIMITS.transformHeaders)
+      context.addIssue({
+        code: 'custom',
+        message: `at most ${ALLOWLIST_LIMITS.transformHeaders} headers`,
+      });
+    const seen = new Set<string>();
+    for (const name of names) {
+      const lower = name.toLowerCase();
+      const value = headers[name]!;
+      const at = { path: [name] };
+      if (!HEADER_NAME.test(name))
+        context.addIssue({ code: 'custom', message: 'not a valid HTTP header name', ...at });
+      else if (
+        RESERVED_HEADERS.has(lower) ||
+        lower.startsWith('proxy-') ||
+        lower.startsWith('x-hookbox-')
+      )
+        context.addIssue({
+          code: 'custom',
+          message: `${name} cannot be set by a transform (the proxy owns it)`,
+          ...at,
+        });
+      else if (seen.has(lower))
+        context.addIssue({ code: 'custom', message: `${name} is given twice`, ...at });
+      if (/[\r\n\0]/.test(value))
+        context.addIssue({
+          code: 'custom',
+          message: 'a header value cannot hold CR, LF or NUL',
+          ...at,
+        });
+      if (Buffer.byteLength(value) > ALLOWLIST_LIMITS.headerValueBytes)
+        context.addIssue({
+          code: 'custom',
+          message: `a header value is at most ${ALLOWLIST_LIMITS.headerValueBytes} bytes`,
+          ...at,
+        });
+      seen.add(lower);
+    }
+  });
+
+const entrySchema = z.strictObject(
+  {
+    domain: z.string({ error: 'domain must be a string' }),
+    transform: transformSchema.optional(),
+  },
+  { error: 'an allowlist entry must be an object {"domain", "transform"?}' },
+);
+
+const networkSchema = z.union(
+  [
+    z.literal('disabled'),
+    z.strictObject(
+      {
+        allowlist: z
+          .array(entrySchema, { error: 'allowlist must be an array of {"domain", "transform"?}' })
+          .max(ALLOWLIST_LIMITS.entries, {
+            error: `allowlist holds at most ${ALLOWLIST_LIMITS.entries} entries`,
+          }),
+      },
+      { error: 'network must be "disabled" or {"allowlist": [...]}' },
+    ),
+  ],
+  { error: 'network must be "disabled" or {"allowlist": [{"domain", "transform"?}, ...]}' },
+);
+
+/**
+ * Checks an environment's `network` option. Returns the allowlist (undefined for none: no network
+ * at all, also for `"disabled"` and an empty allowlist). Every problem is a UserError naming the
+ * field, e.g. `network.allowlist[1].domain`.
+ */
+export function parseNetworkOptions(raw: unknown, field = 'network'): Allowlist | undefined {
+  if (raw === undefined) return undefined;
+  const parsed = networkSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const path = issue.path.map((key) =>
+      typeof key === 'number' ? `[${key}]` : `.${String(key)}`,
+    );
+    let message = issue.message;
+    if (issue.code === 'unrecognized_keys') {
+      const keys = (issue as { keys?: string[] }).keys ?? [];
+      message = keys.includes('credential')
+        ? 'credential references are not supported; put the header in "transform"'
+        : `unknown key ${keys.map((key) => JSON.stringify(key)).join(', ')}`;
+    }
+    const at = `${field}${path.join('')}`;
+    throw new UserError('invalid_argument', `${at}: ${message}`, { details: { field: at } });
+  }
+  if (parsed.data === 'disabled' || parsed.data.allowlist.length === 0) return undefined;
+  return new Allowlist(parsed.data.allowlist, `${field}.allowlist`);
+}
+
+interface CompiledEntry {
+  entry: AllowlistEntry;
+  pattern: Pattern;
+}
+
+/**
+ * A validated allowlist. Matching picks the most specific entry (an exact name, then the longest
+ * wildcard suffix, then `*`), whatever the order of the entries, so a `*` catch-all never hides the
+ * `transform` of the entry that names the domain. `*` and wildcards match names only: a raw IP
+ * target needs an entry that names the address.
+ */
+export class Allowlist {
+  private readonly compiled: CompiledEntry[];
+
+  constructor(entries: AllowlistEntry[], field = 'allowlist') {
+    const seen = new Map<string, number>();
+    this.compiled = entries.map((entry, index) => {
+      const at = `${field}[${index}].domain`;
+      const pattern = patternOf(entry.domain);
+      if (typeof pattern === 'string')
+        throw new UserError(
+          'invalid_argument',
+          `${at}: ${JSON.stringify(entry.domain)} ${pattern}`,
+          {
+            details: { field: at },
+          },
+        );
+      const key =
+        pattern.kind === 'any'
+          ? '*'
+          : pattern.kind === 'exact'
+            ? pattern.name
+            : pattern.kind === 'suffix'
+              ? `*.${pattern.suffix}`
+              : pattern.address;
+      const earlier = seen.get(key);
+      if (earlier !== undefined)
+        throw new UserError(
+          'invalid_argument',
+          `${at}: ${JSON.stringify(entry.domain)} is already allowlisted by ${field}[${earlier}]; give each domain once`,
+          { details: { field: at } },
+        );
+      seen.set(key, index);
+      if (pattern.kind === 'any' && entry.transform && Object.keys(entry.transform).length > 0)
+        throw new UserError(
+          'invalid_argument',
+          `${field}[${index}].transform: a transform on "*" would send its headers to every domain; name the domain instead`,
+          { details: { field: `${field}[${index}].transform` } },
+        );
+      return {
+        entry: {
+          domain: entry.domain,
+          ...(entry.transform ? { transform: { ...entry.transform } } : {}),
+        },
+        pattern,
+      };
+    });
+  }
+
+  /** The entries as given (transform values included: keep this object in the controller). */
+  get entries(): AllowlistEntry[] {
+    return this.compiled.map(({ entry }) => entry);
+  }
+
+  /** The entry that lets `host` through (a name or an IP address), or undefined. */
+  match(host: string): AllowlistEntry | undefined {
+    const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+    if (isIP(bare)) {
+      return this.compiled.find(
+        ({ pattern }) => pattern.kind === 'ip' && sameAddress(pattern.address, bare),
+      )?.entry;
+    }
+    const name = normalizeHostName(bare);
+    if (!name) return undefined;
+    let best: { entry: AllowlistEntry; score: number } | undefined;
+    for (const { entry, pattern } of this.compiled) {
+      let score = -1;
+      if (pattern.kind === 'exact' && pattern.name === name) score = Number.MAX_SAFE_INTEGER;
+      else if (pattern.kind === 'suffix' && name.endsWith(`.${pattern.suffix}`))
+        score = pattern.suffix.length + 1;
+      else if (pattern.kind === 'any') score = 0;
+      if (score >= 0 && (!best || score > best.score)) best = { entry, score };
+    }
+    return best?.entry;
+  }
+
+  /** The entries without their header values, for logs and records. */
+  describe(): { domain: string; transform_headers?: string[] }[] {
+    return this.compiled.map(({ entry }) => ({
+      domain: entry.domain,
+      ...(entry.transform ? { transform_headers: Object.keys(entry.transform) } : {}),
+    }));
+  }
+}

@@ -9,25 +9,14 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Hookbox } from '../src/client/index.js';
 import { packageRoot } from '../src/paths.js';
+import { seedGateSources } from './seed-sources.js';
 
 const CLIENTS = Number(process.env.LOAD_CLIENTS ?? 20);
 const INTERACTIONS = Number(process.env.LOAD_INTERACTIONS ?? 50);
 const POOL = Number(process.env.LOAD_POOL ?? 0);
 const API_KEY = 'load-bench-key';
 
-const seed = join(packageRoot(), 'examples', 'security-gate', '.agents');
-const sources = [
-  {
-    type: 'inline' as const,
-    target: '.agents/hooks.json',
-    content: readFileSync(join(seed, 'hooks.json'), 'utf8'),
-  },
-  {
-    type: 'inline' as const,
-    target: '.agents/hooks-scripts/gate.py',
-    content: readFileSync(join(seed, 'hooks-scripts', 'gate.py'), 'utf8'),
-  },
-];
+const sources = seedGateSources();
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {

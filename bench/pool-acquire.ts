@@ -4,23 +4,11 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Controller } from '../src/environments/controller.js';
-import { packageRoot } from '../src/paths.js';
+import { seedGateSources } from './seed-sources.js';
 import { createLogger } from '../src/record/logger.js';
 
 const ROUNDS = Number(process.env.BENCH_ITERATIONS ?? 30);
-const seed = join(packageRoot(), 'examples', 'security-gate', '.agents');
-const sources = [
-  {
-    type: 'inline' as const,
-    target: '.agents/hooks.json',
-    content: readFileSync(join(seed, 'hooks.json'), 'utf8'),
-  },
-  {
-    type: 'inline' as const,
-    target: '.agents/hooks-scripts/gate.py',
-    content: readFileSync(join(seed, 'hooks-scripts', 'gate.py'), 'utf8'),
-  },
-];
+const sources = seedGateSources();
 const percentile = (samples: number[], p: number) =>
   [...samples].sort((a, b) => a - b)[
     Math.min(samples.length - 1, Math.floor((p / 100) * samples.length))

@@ -10,6 +10,7 @@ import shutil
 import stat
 from concurrent.futures import ThreadPoolExecutor
 
+from search import entry_type
 from users import TOOL, become_filesystem_user
 
 WORKSPACE = "/workspace"
@@ -79,16 +80,6 @@ def write_file(path, content):
     except OSError as error:
         raise FileToolError(describe(error, error.filename or full))
     return {"ok": True}
-
-
-def entry_type(mode):
-    if stat.S_ISLNK(mode):
-        return "symlink"
-    if stat.S_ISDIR(mode):
-        return "directory"
-    if stat.S_ISREG(mode):
-        return "file"
-    return "other"
 
 
 def list_files(path):

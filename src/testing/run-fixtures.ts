@@ -130,6 +130,23 @@ async function fingerprint(environment: Environment): Promise<string> {
   return answer.stdout.trim();
 }
 
+/** An environment for one run of a case: with its gates, or (containment) without them. */
+function fixtureEnvironment(
+  controller: Controller,
+  loaded: LoadedFixture,
+  gatesDir: string,
+  mode: CaseResult['mode'],
+): Promise<Environment> {
+  const timeoutMs =
+    loaded.fixture.tool_timeout_ms ??
+    (mode === 'gated' ? DEFAULT_TOOL_TIMEOUT_MS : CONTAINMENT_TIMEOUT_MS);
+  return controller.createEnvironment({
+    sources: fixtureSources(loaded, gatesDir, mode === 'gated'),
+    vocabulary: loaded.fixture.vocabulary ?? '2026-05',
+    toolTimeoutMs: mode === 'gated' ? timeoutMs : Math.min(timeoutMs, CONTAINMENT_TIMEOUT_MS),
+  });
+}
+
 async function runGated(
   controller: Controller,
   loaded: LoadedFixture,
@@ -142,11 +159,7 @@ async function runGated(
     name: testCase.name,
     mode: 'gated' as const,
   };
-  const environment = await controller.createEnvironment({
-    sources: fixtureSources(loaded, gatesDir, true),
-    vocabulary: loaded.fixture.vocabulary ?? '2026-05',
-    toolTimeoutMs: loaded.fixture.tool_timeout_ms ?? DEFAULT_TOOL_TIMEOUT_MS,
-  });
+  const environment = await fixtureEnvironment(controller, loaded, gatesDir, 'gated');
   try {
     const outcome: CallOutcome = await environment.call(testCase.call);
     const probes = await probePaths(environment, pathsToProbe(testCase.expect));
@@ -169,14 +182,7 @@ async function runContained(
     name: testCase.name,
     mode: 'containment' as const,
   };
-  const environment = await controller.createEnvironment({
-    sources: fixtureSources(loaded, gatesDir, false),
-    vocabulary: loaded.fixture.vocabulary ?? '2026-05',
-    toolTimeoutMs: Math.min(
-      loaded.fixture.tool_timeout_ms ?? CONTAINMENT_TIMEOUT_MS,
-      CONTAINMENT_TIMEOUT_MS,
-    ),
-  });
+  const environment = await fixtureEnvironment(controller, loaded, gatesDir, 'containment');
   const failures: string[] = [];
   try {
     const before = await fingerprint(environment);

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { main } from '../../src/cli/main.js';
@@ -42,25 +42,7 @@ export async function ownResources(): Promise<{ containers: number; volumes: num
   return { containers: containers.length, volumes: volumes.length };
 }
 
-export const GEMINI_HOOKS = JSON.stringify({
-  'security-gate': {
-    pre_tool_execution: [
-      {
-        matcher: 'code_execution',
-        hooks: [
-          { type: 'command', command: 'python3 /.agents/hooks-scripts/gate.py', timeout: 10 },
-        ],
-      },
-    ],
-  },
-});
-
-export const GEMINI_GATE = `#!/usr/bin/env python3
-import sys, json
-data = json.load(sys.stdin)
-cmd = str(data.get("tool_call", {}).get("args", {}))
-if "rm -rf" in cmd:
-    print(json.dumps({"decision": "deny", "reason": "Destructive command blocked by security gate."}))
-else:
-    print(json.dumps({"decision": "allow"}))
-`;
+/** The security gate of the Gemini hooks page, as shipped in examples/security-gate. */
+const EXAMPLE = join(process.cwd(), 'examples', 'security-gate', '.agents');
+export const GEMINI_HOOKS = readFileSync(join(EXAMPLE, 'hooks.json'), 'utf8');
+export const GEMINI_GATE = readFileSync(join(EXAMPLE, 'hooks-scripts', 'gate.py'), 'utf8');

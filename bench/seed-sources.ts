@@ -1,0 +1,21 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { InlineSource } from '../src/config/sources.js';
+import { packageRoot } from '../src/paths.js';
+
+/** The seed gate of the quick-start demo (examples/security-gate), as inline sources. */
+export function seedGateSources(): InlineSource[] {
+  const seed = join(packageRoot(), 'examples', 'security-gate', '.agents');
+  return [
+    {
+      type: 'inline',
+      target: '.agents/hooks.json',
+      content: readFileSync(join(seed, 'hooks.json'), 'utf8'),
+    },
+    {
+      type: 'inline',
+      target: '.agents/hooks-scripts/gate.py',
+      content: readFileSync(join(seed, 'hooks-scripts', 'gate.py'), 'utf8'),
+    },
+  ];
+}

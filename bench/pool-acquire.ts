@@ -1,6 +1,6 @@
 // `npm run bench:pool`: how long handing out an environment with the seed gate's sources takes,
 // cold (container made on request) and from the warm pool, measured in the same run.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Controller } from '../src/environments/controller.js';

@@ -1,0 +1,45 @@
+# The hookbox controller as an image: `hookbox serve` on 0.0.0.0:8080, driving the host's Docker
+# engine through its socket, which you mount:
+#
+#   docker run -d -p 127.0.0.1:8080:8080 -v /var/run/docker.sock:/var/run/docker.sock \
+#     -e HOOKBOX_API_KEYS=change-me-please hookbox/controller
+#
+# The build context is a built checkout (`npm ci && npm run build`: dist/ and node_modules/ exist).
+#
+# BASE_IMAGE defaults to the registry's Node.js image. Where no registry can be reached, build on
+# the sandbox's own Debian base instead (hookbox/base:bookworm-<hash>, made from Debian's packages
+# by sandbox-image/build-base.sh) and put a Node.js 20 binary named `node` at the top of the build
+# context (the host's: `cp "$(command -v node)" node`); `hookbox image controller` does all of this
+# and tags the result by content hash. A base that already has node ignores that file.
+ARG BASE_IMAGE=node:20-bookworm-slim
+FROM ${BASE_IMAGE}
+ARG BASE_IMAGE
+
+# `nod[e]` matches the optional node binary, and nothing when it is absent.
+COPY package.json package-lock.json nod[e] /opt/hookbox/
+RUN set -eu; \
+    if [ -f /opt/hookbox/node ]; then \
+      if ! command -v node >/dev/null; then install -m 0755 /opt/hookbox/node /usr/local/bin/node; fi; \
+      rm -f /opt/hookbox/node; \
+    fi; \
+    command -v node >/dev/null || { echo "no node in ${BASE_IMAGE:-the base}: put a Node.js 20 binary named node in the build context" >&2; exit 1; }; \
+    node -e 'const [major] = process.versions.node.split("."); if (+major < 20) { console.error("hookbox needs Node.js 20 or newer, found " + process.version); process.exit(1); }'
+
+WORKDIR /opt/hookbox
+COPY node_modules/ /opt/hookbox/node_modules/
+# The sandbox image's inputs: the controller computes the sandbox image tag from them and finds that
+# image on the host's engine (build it there first: `hookbox image build`).
+COPY sandbox-image/ /opt/hookbox/sandbox-image/
+COPY bin/ /opt/hookbox/bin/
+COPY dist/src/ /opt/hookbox/dist/src/
+
+# Audit logs (one JSON-lines file per environment); mount a volume here to keep them.
+ENV NODE_ENV=production HOOKBOX_HOME=/var/lib/hookbox HOOKBOX_LOG_LEVEL=info
+RUN mkdir -p /var/lib/hookbox
+EXPOSE 8080
+HEALTHCHECK --interval=30s --timeout=5s --start-period=10s \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:8080/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# SIGTERM (docker stop): stop accepting, finish the interactions in flight, delete the environments.
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["node", "/opt/hookbox/bin/hookbox.js"]
+CMD ["serve", "--host", "0.0.0.0", "--port", "8080"]

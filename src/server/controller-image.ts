@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { pack } from 'tar-stream';
 import { SystemError } from '../errors/index.js';
 import { packageRoot } from '../paths.js';
@@ -43,6 +44,12 @@ export function productionPackages(root: string): string[] {
     .sort();
 }
 
+/** The compiled tree this code runs from (`…/dist` when it is `…/dist/src/server/…`), if compiled. */
+function runningDist(): string | undefined {
+  const here = dirname(fileURLToPath(import.meta.url));
+  return existsSync(join(here, '..', 'cli', 'main.js')) ? join(here, '..', '..') : undefined;
+}
+
 /**
  * The build context of the controller image: the Dockerfile, package.json and lock, `bin/`, the
  * compiled `dist/src`, the production `node_modules`, `sandbox-image/` (so the controller inside
@@ -50,13 +57,16 @@ export function productionPackages(root: string): string[] {
  * `node` binary at the top, which the Dockerfile installs.
  */
 export function controllerImageContext(options: {
-  /** Folder holding the compiled `src/` (`tsc -p tsconfig.build.json` output). @default <root>/dist */
+  /**
+   * Folder holding the compiled `src/` (`tsc -p tsconfig.build.json` output).
+   * @default the compiled tree this code runs from, else `<root>/dist`
+   */
   distDir?: string;
   /** Put the host's node binary in the context (for a base without Node.js). */
   withNode: boolean;
 }): { files: ContextFile[]; hash: string } {
   const root = packageRoot();
-  const distDir = options.distDir ?? join(root, 'dist');
+  const distDir = options.distDir ?? runningDist() ?? join(root, 'dist');
   if (!existsSync(join(distDir, 'src', 'cli', 'main.js'))) {
     throw new SystemError(
       'image_build_failed',

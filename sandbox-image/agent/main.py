@@ -19,6 +19,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import files  # noqa: E402
 import files_2026_09  # noqa: E402
+import http_hooks  # noqa: E402
 import processes  # noqa: E402
 import sources  # noqa: E402
 from users import HOOK, TOOL, drop_supplementary_groups  # noqa: E402
@@ -55,6 +56,7 @@ def tool_environment():
         "LOGNAME": "tool",
         "LANG": "C.UTF-8",
         "PWD": WORKSPACE,
+        **http_hooks.proxy_environment(),
     }
 
 
@@ -70,6 +72,7 @@ def hook_environment(extra):
         # cwd is /workspace, which tool code writes: never import Python modules from it.
         "PYTHONSAFEPATH": "1",
         "PYTHONDONTWRITEBYTECODE": "1",
+        **http_hooks.proxy_environment(),
     }
     env.update({str(k): str(v) for k, v in (extra or {}).items()})
     return env
@@ -136,6 +139,8 @@ async def handle(request):
         return await run_code(request)
     if op == "run_hook":
         return await run_hook(request)
+    if op == "http_hook":
+        return await http_hooks.run(request)
     if op == "file":
         return await files.run(request)
     if op == "file_2026_09":

@@ -9,6 +9,9 @@ import type { ContainerClient } from '../sandbox/container-client.js';
 import { DockerContainerClient } from '../sandbox/docker-container-client.js';
 import { ensureEngine } from '../sandbox/engine.js';
 import { ensureImage } from '../sandbox/image.js';
+import { parseNetworkOptions, type Allowlist } from '../network/allowlist.js';
+import type { EgressRecord } from '../network/egress-record.js';
+import { EnvironmentEgress, type EgressSettings } from '../network/environment-egress.js';
 import { Sandbox, volumeName, type ControllerIdentity } from '../sandbox/sandbox.js';
 import { z } from 'zod';
 import { DEFAULT_VOCABULARY, VOCABULARIES, type VocabularyId } from '../tools/registry.js';
@@ -54,6 +57,11 @@ export interface ControllerOptions {
    * live environments again and re-attaches to them. @default none (state in memory only)
    */
   stateFile?: string;
+  /**
+   * How environments with a `network.allowlist` reach out: extra CAs for hook requests' upstream
+   * TLS, the proxy sockets' folder, and (tests only) name overrides. See docs/network.md.
+   */
+  egress?: EgressSettings;
 }
 
 /**
@@ -108,11 +116,26 @@ export class Controller {
     }
   }
 
-  private makeSandbox(
+  private async makeSandbox(
     environmentId: string,
     sources: PlacedSource[],
     options?: EnvironmentOptions['sandbox'],
+    network?: { allowlist: Allowlist; onRecord: (record: EgressRecord) => void },
   ): Promise<Sandbox> {
+    // The way out first (the sandbox needs the relay's address); the sandbox then owns it.
+    const egress = network
+      ? await EnvironmentEgress.create({
+          client: this.client,
+          logger: this.logger,
+          controller: this.identity,
+          environmentId,
+          image: this.image,
+          allowlist: network.allowlist,
+          home: this.home,
+          settings: this.egressSettings,
+          onRecord: network.onRecord,
+        })
+      : undefined;
     return Sandbox.create({
       client: this.client,
       logger: this.logger,
@@ -121,8 +144,12 @@ export class Controller {
       image: this.image,
       sources,
       options,
+      ...(egress ? { network: egress } : {}),
     });
   }
+
+  /** How networked environments reach out (set once, at start). */
+  private egressSettings: EgressSettings | undefined;
 
   static async start(options: ControllerOptions = {}): Promise<Controller> {
     const logger = options.logger ?? defaultLogger();
@@ -140,7 +167,7 @@ export class Controller {
           !processAlive(Number(labels[LABEL_CONTROLLER_PID]))
         );
       });
-      if (reaped.containers.length + reaped.volumes.length > 0)
+      if (reaped.containers.length + reaped.volumes.length + reaped.networks.length > 0)
         logger.info(reaped, 'removed orphans of dead controllers');
     }
     const controller = new Controller(
@@ -152,6 +179,7 @@ export class Controller {
       options.pool,
       state,
     );
+    controller.egressSettings = options.egress;
     if (state) await controller.restore();
     return controller;
   }
@@ -203,9 +231,13 @@ export class Controller {
    */
   async createEnvironment(options: EnvironmentOptions = {}): Promise<Environment> {
     const sources = placeSources(options.sources ?? []);
-    const gates = hooksConfigOf(sources);
-    // A pooled environment has the default limits; one that asks for others is made cold.
-    const pooled = options.sandbox === undefined ? this.pool?.take() : undefined;
+    const allowlist = parseNetworkOptions(options.network);
+    const gates = hooksConfigOf(sources, allowlist);
+    // Egress records go to the environment's audit log once it exists (no traffic comes before).
+    const early: EgressRecord[] = [];
+    let recordEgress: (record: EgressRecord) => void = (record) => early.push(record);
+    // A pooled environment has the default limits and no network; any other is made cold.
+    const pooled = options.sandbox === undefined && !allowlist ? this.pool?.take() : undefined;
     let sandbox: Sandbox;
     if (pooled) {
       try {
@@ -216,7 +248,12 @@ export class Controller {
       }
       sandbox = pooled;
     } else {
-      sandbox = await this.makeSandbox(newEnvironmentId(), sources, options.sandbox);
+      sandbox = await this.makeSandbox(
+        newEnvironmentId(),
+        sources,
+        options.sandbox,
+        allowlist ? { allowlist, onRecord: (record) => recordEgress(record) } : undefined,
+      );
     }
     const environmentId = sandbox.environmentId;
     const settings = {
@@ -225,18 +262,22 @@ export class Controller {
       backgroundProcesses: options.backgroundProcesses ?? ENVIRONMENT_DEFAULTS.backgroundProcesses,
     };
     const vocabulary = options.vocabulary ?? DEFAULT_VOCABULARY;
-    this.state?.saveEnvironment({
-      id: environmentId,
-      container_id: sandbox.containerId,
-      created: new Date().toISOString(),
-      settings: { ...settings, vocabulary, sandbox: options.sandbox ?? null },
-      hooks_json:
-        sources.find((source) => source.area === 'agents' && source.path === 'hooks.json')
-          ?.content ?? null,
-      last_used: new Date().toISOString(),
-    });
+    // A networked environment is not kept across restarts: its secrets live only in this process.
+    if (!allowlist)
+      this.state?.saveEnvironment({
+        id: environmentId,
+        container_id: sandbox.containerId,
+        created: new Date().toISOString(),
+        settings: { ...settings, vocabulary, sandbox: options.sandbox ?? null },
+        hooks_json:
+          sources.find((source) => source.area === 'agents' && source.path === 'hooks.json')
+            ?.content ?? null,
+        last_used: new Date().toISOString(),
+      });
     const environment = this.adopt(sandbox, gates, vocabulary, settings);
     environment.recordEvent('created');
+    recordEgress = (record) => environment.recordEgress(record);
+    early.forEach(recordEgress);
     if (this.hookRunner) {
       const started = await this.hookRunner.onEnvironmentStart({
         environmentId,

@@ -1,4 +1,5 @@
 import type { InlineSource } from '../config/sources.js';
+import type { NetworkOptions } from '../network/allowlist.js';
 import type { SandboxOptions } from '../sandbox/sandbox-options.js';
 import type { VocabularyId } from '../tools/registry.js';
 
@@ -32,6 +33,16 @@ export interface EnvironmentOptions {
   backgroundProcesses?: boolean;
   /** Container limits (memory, CPU, pids) and `writableTmp`. */
   sandbox?: SandboxOptions;
+  /**
+   * Network access (SPEC §7). Without it (or with `"disabled"` or an empty allowlist) the
+   * environment has no network at all. With `{allowlist: [{domain, transform?}]}` its container sits
+   * on an internal Docker network whose only way out is hookbox's egress proxy, which lets through
+   * only the listed domains (`api.example.com`, `*.example.com`, `*`) and adds each entry's
+   * `transform` headers to `http` hook requests on the wire: those values never enter the sandbox.
+   * Tool code gets HTTP_PROXY/HTTPS_PROXY. See docs/network.md.
+   * @default "disabled"
+   */
+  network?: NetworkOptions;
 }
 
 export const ENVIRONMENT_DEFAULTS = {

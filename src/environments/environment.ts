@@ -8,6 +8,9 @@ import {
   type HandlerExecutor,
   type HookCallContext,
 } from '../hooks/hook-engine.js';
+import type { Allowlist } from '../network/allowlist.js';
+import type { EgressRecord } from '../network/egress-record.js';
+import { EnvironmentEgress } from '../network/environment-egress.js';
 import { ContextStore } from '../policies/context-store.js';
 import type { LifecycleHookRecord } from '../policies/controller-record.js';
 import type { HookRunner } from '../policies/runner.js';
@@ -76,8 +79,12 @@ function failed(result: ToolResult): boolean {
   );
 }
 
-/** Reads the gates from the `.agents/hooks.json` source, if any (SPEC §4: none means no hooks). */
-export function hooksConfigOf(sources: PlacedSource[]): HooksConfig {
+/**
+ * Reads the gates from the `.agents/hooks.json` source, if any (SPEC §4: none means no hooks). An
+ * `http` handler is refused unless the environment's `network.allowlist` lets its host through: it
+ * leaves the sandbox only through the egress proxy (SPEC §7), so it would otherwise never run.
+ */
+export function hooksConfigOf(sources: PlacedSource[], allowlist?: Allowlist): HooksConfig {
   const file = sources.find((source) => source.area === 'agents' && source.path === 'hooks.json');
   if (!file) return EMPTY_HOOKS_CONFIG;
   const config = parseHooksConfig(file.content);
@@ -86,10 +93,15 @@ export function hooksConfigOf(sources: PlacedSource[]): HooksConfig {
       group[event].forEach((rule) =>
         rule.handlers.forEach((handler, index) => {
           if (handler.type === 'http') {
+            const host = new URL(handler.url).hostname;
+            if (allowlist?.match(host)) return;
+            const field = `${rule.path}.hooks[${index}].url`;
             throw new UserError(
               'unsupported',
-              `.agents/hooks.json: ${rule.path}.hooks[${index}]: "http" handlers need a network.allowlist that names ${new URL(handler.url).hostname} and the egress proxy (SPEC §7), which this hookbox does not have yet; refused rather than silently never run`,
-              { details: { field: `${rule.path}.hooks[${index}].type` } },
+              allowlist
+                ? `.agents/hooks.json: ${field}: "http" handlers need a network.allowlist that names ${host}, and this environment's allowlist does not; refused rather than silently never run`
+                : `.agents/hooks.json: ${field}: "http" handlers need a network.allowlist that names ${host} (SPEC §7), and this environment has no network; refused rather than silently never run`,
+              { details: { field } },
             );
           }
         }),
@@ -127,7 +139,24 @@ export class Environment {
     this.gates = gates;
     this.executor = {
       run: async (handler, stdin, env) => {
-        if (handler.type !== 'command') throw new Error('http handlers are refused at creation');
+        if (handler.type === 'http') {
+          // Checked at creation; an environment without egress never gets here.
+          const egress = this.egress;
+          if (!egress) throw new Error('http handlers need an environment with a network');
+          return this.sandbox.request<HandlerRun & { duration_ms: number }>(
+            'http_hook',
+            {
+              url: handler.url,
+              headers: handler.headers,
+              body: stdin,
+              proxy: egress.proxyUrl,
+              token: egress.hookToken,
+              timeout_ms: handler.timeoutSeconds * 1000,
+              output_cap_bytes: ENVIRONMENT_DEFAULTS.hookOutputCapBytes,
+            },
+            handler.timeoutSeconds * 1000 + 15_000,
+          );
+        }
         return this.sandbox.request<HandlerRun & { duration_ms: number }>(
           'run_hook',
           {
@@ -154,6 +183,16 @@ export class Environment {
 
   get auditLogPath(): string {
     return this.audit.path;
+  }
+
+  /** The environment's way out, when it has a `network.allowlist` (SPEC §7). */
+  get egress(): EnvironmentEgress | undefined {
+    return this.sandbox.network instanceof EnvironmentEgress ? this.sandbox.network : undefined;
+  }
+
+  /** Records one connection through the egress proxy (header values are never in it). */
+  recordEgress(record: EgressRecord): void {
+    this.audit.append({ kind: 'egress', at: new Date().toISOString(), ...record });
   }
 
   /**
@@ -298,7 +337,7 @@ export class Environment {
    */
   async addSources(sources: PlacedSource[]): Promise<void> {
     const agents = sources.filter((source) => source.area === 'agents');
-    const newGates = agents.length > 0 ? hooksConfigOf(agents) : undefined;
+    const newGates = agents.length > 0 ? hooksConfigOf(agents, this.egress?.allowlist) : undefined;
     await this.queue.run(async () => {
       if (sources.some((source) => source.area === 'workspace'))
         await this.sandbox.addWorkspaceSources(sources);

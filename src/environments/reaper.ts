@@ -15,6 +15,8 @@ export function processAlive(pid: number): boolean {
 export interface ReapResult {
   containers: { name: string; environmentId: string }[];
   volumes: string[];
+  /** Environments' internal networks (made for a `network.allowlist`). */
+  networks: string[];
 }
 
 /**
@@ -27,7 +29,7 @@ export async function reapOrphans(
   isOrphan: (labels: Record<string, string>) => boolean = (labels) =>
     !processAlive(Number(labels[LABEL_CONTROLLER_PID])),
 ): Promise<ReapResult> {
-  const removed: ReapResult = { containers: [], volumes: [] };
+  const removed: ReapResult = { containers: [], volumes: [], networks: [] };
   const managed = [`${LABEL_MANAGED}=true`];
   for (const container of await client.listContainers(managed)) {
     if (!isOrphan(container.labels)) continue;
@@ -44,6 +46,11 @@ export async function reapOrphans(
     if (live.has(volume.labels[LABEL_ENVIRONMENT]) || !isOrphan(volume.labels)) continue;
     await client.removeVolume(volume.name);
     removed.volumes.push(volume.name);
+  }
+  for (const network of await client.listNetworks(managed)) {
+    if (live.has(network.labels[LABEL_ENVIRONMENT]) || !isOrphan(network.labels)) continue;
+    await client.removeNetwork(network.id);
+    removed.networks.push(network.name);
   }
   return removed;
 }

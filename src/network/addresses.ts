@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
 
@@ -176,11 +177,51 @@ export interface AddressPolicyExtras {
   blockedNetworks?: { cidr: string; rule: AddressRule; what: string }[];
 }
 
-/** The addresses of this machine's interfaces, as the proxy sees them. */
+/** Local IPv4 addresses from the kernel's routing table (`/32 host LOCAL` entries). */
+function kernelIpv4Addresses(): string[] {
+  const out: string[] = [];
+  let last: string | undefined;
+  for (const line of readFileSync('/proc/net/fib_trie', 'utf8').split('\n')) {
+    const leaf = /\|--\s+(\d+\.\d+\.\d+\.\d+)/.exec(line);
+    if (leaf) last = leaf[1];
+    else if (last && /\/32 host LOCAL/.test(line)) out.push(last);
+  }
+  return out;
+}
+
+/** Local IPv6 addresses (`/proc/net/if_inet6`). */
+function kernelIpv6Addresses(): string[] {
+  return readFileSync('/proc/net/if_inet6', 'utf8')
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/)[0] ?? '')
+    .filter((hex) => /^[0-9a-f]{32}$/.test(hex))
+    .map((hex) => hex.match(/.{4}/g)!.join(':'));
+}
+
+let localCache: { at: number; addresses: string[] } | undefined;
+
+/**
+ * Every address of this machine, as the proxy sees them (cached for a second). Node lists only
+ * interfaces that are up and running, which leaves out, for one, `docker0` while no container uses
+ * the default bridge, although its address is just as local; the kernel's tables (Linux) fill in.
+ */
 export function localInterfaceAddresses(): string[] {
-  return Object.values(networkInterfaces())
-    .flatMap((list) => list ?? [])
-    .map((entry) => entry.address);
+  const now = Date.now();
+  if (localCache && now - localCache.at < 1000) return localCache.addresses;
+  const found = new Set(
+    Object.values(networkInterfaces())
+      .flatMap((list) => list ?? [])
+      .map((entry) => entry.address),
+  );
+  for (const read of [kernelIpv4Addresses, kernelIpv6Addresses]) {
+    try {
+      for (const address of read()) found.add(address);
+    } catch {
+      // not Linux, or no /proc: Node's list is what there is
+    }
+  }
+  localCache = { at: now, addresses: [...found] };
+  return localCache.addresses;
 }
 
 /**

@@ -157,7 +157,8 @@ function withoutBrackets(host: string): string {
 
 /** Answer text of a refusal: names the target, the rule and why. */
 function refusalText(target: string, refusal: Refusal): string {
-  return `hookbox egress proxy refused ${target}: rule "${refusal.rule}": ${refusal.detail}\n`;
+  const what = refusal.status === 502 ? 'could not reach' : 'refused';
+  return `hookbox egress proxy ${what} ${target}: rule "${refusal.rule}": ${refusal.detail}\n`;
 }
 
 function reasonPhrase(refusal: Refusal): string {

@@ -8,6 +8,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import type { EgressRecord } from '../network/egress-record.js';
 import type { LifecycleHookRecord } from '../policies/controller-record.js';
 import type { HookRecord } from './types.js';
 
@@ -15,6 +16,7 @@ import type { HookRecord } from './types.js';
 export type AuditEntry =
   | ({ kind: 'hook'; at: string } & HookRecord)
   | ({ kind: 'lifecycle_hook'; at: string } & LifecycleHookRecord)
+  | ({ kind: 'egress'; at: string } & EgressRecord)
   | {
       kind: 'tool_call';
       at: string;

@@ -29,6 +29,37 @@ export interface SandboxContainerSpec {
   pidsLimit: number;
   capabilities: string[];
   network: 'none' | string;
+  /** Environment variables (`NAME=value`). Never secrets: `docker inspect` shows them. */
+  env?: string[];
+  /** Namespaced kernel settings, such as `net.ipv6.conf.all.disable_ipv6`. */
+  sysctls?: Record<string, string>;
+  /** Host folders mounted into the container (the egress relay's proxy socket folder). */
+  bindMounts?: { source: string; target: string; readOnly: boolean }[];
+  /** `uid:gid` the entrypoint runs as. @default '0:0' */
+  user?: string;
+  /** Replaces the image's entrypoint (the egress relay runs from the sandbox image). */
+  entrypoint?: string[];
+}
+
+/** A network to make (an environment's internal network). */
+export interface NetworkSpec {
+  name: string;
+  labels: Record<string, string>;
+  /** No route out of the network (Docker `Internal`). */
+  internal: boolean;
+  /** Driver options, such as `com.docker.network.bridge.inhibit_ipv4`. */
+  options: Record<string, string>;
+}
+
+/** A network as the engine describes it: its subnets, so the proxy and the checks know its addresses. */
+export interface NetworkSummary {
+  id: string;
+  name: string;
+  labels: Record<string, string>;
+  internal: boolean;
+  /** IPAM subnets, e.g. `172.18.0.0/16`. */
+  subnets: string[];
+  options: Record<string, string>;
 }
 
 export interface ContainerSummary {
@@ -67,6 +98,14 @@ export interface ContainerClient {
   removeContainer(id: string): Promise<void>;
   listContainers(labelFilter: string[]): Promise<ContainerSummary[]>;
   listVolumes(labelFilter: string[]): Promise<VolumeSummary[]>;
+  /** Makes a network; returns it as the engine describes it (subnets assigned). */
+  createNetwork(spec: NetworkSpec): Promise<NetworkSummary>;
+  /** Removes a network by name or id; one that is gone already is fine. */
+  removeNetwork(nameOrId: string): Promise<void>;
+  /** Networks with these labels (every network for an empty filter). */
+  listNetworks(labelFilter: string[]): Promise<NetworkSummary[]>;
+  /** The container's IPv4 address on a network, if it is attached to it. */
+  containerAddress(id: string, network: string): Promise<string | undefined>;
   buildImage(
     context: Buffer,
     tag: string,

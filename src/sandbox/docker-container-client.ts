@@ -7,6 +7,8 @@ import type {
   ContainerClient,
   ContainerState,
   ContainerSummary,
+  NetworkSpec,
+  NetworkSummary,
   SandboxContainerSpec,
   VolumeSummary,
 } from './container-client.js';
@@ -28,6 +30,17 @@ function engineError(action: string, error: unknown): SystemError {
     details: status === undefined ? {} : { status },
     cause: error,
   });
+}
+
+function networkSummary(info: Docker.NetworkInspectInfo): NetworkSummary {
+  return {
+    id: info.Id,
+    name: info.Name,
+    labels: info.Labels ?? {},
+    internal: info.Internal,
+    subnets: (info.IPAM?.Config ?? []).flatMap((config) => (config.Subnet ? [config.Subnet] : [])),
+    options: info.Options ?? {},
+  };
 }
 
 function isNotFound(error: unknown): boolean {
@@ -105,7 +118,9 @@ export class DockerContainerClient implements ContainerClient {
         Image: spec.image,
         Labels: spec.labels,
         Hostname: 'sandbox',
-        User: '0:0',
+        User: spec.user ?? '0:0',
+        ...(spec.env ? { Env: spec.env } : {}),
+        ...(spec.entrypoint ? { Entrypoint: spec.entrypoint, Cmd: [] } : {}),
         Tty: false,
         OpenStdin: true,
         StdinOnce: false,
@@ -124,11 +139,18 @@ export class DockerContainerClient implements ContainerClient {
           MemorySwap: spec.memoryMb * 1024 * 1024,
           NanoCpus: Math.round(spec.cpus * 1e9),
           PidsLimit: spec.pidsLimit,
+          ...(spec.sysctls ? { Sysctls: spec.sysctls } : {}),
           LogConfig: { Type: 'json-file', Config: { 'max-size': '1m', 'max-file': '1' } },
           Mounts: [
             ...spec.mounts.map((mount) => ({
               Type: 'volume' as const,
               Source: mount.volume,
+              Target: mount.target,
+              ReadOnly: mount.readOnly,
+            })),
+            ...(spec.bindMounts ?? []).map((mount) => ({
+              Type: 'bind' as const,
+              Source: mount.source,
               Target: mount.target,
               ReadOnly: mount.readOnly,
             })),
@@ -234,6 +256,50 @@ export class DockerContainerClient implements ContainerClient {
       name: volume.Name,
       labels: volume.Labels ?? {},
     }));
+  }
+
+  async createNetwork(spec: NetworkSpec): Promise<NetworkSummary> {
+    const network = await this.call('create network', { network: spec.name }, () =>
+      this.docker.createNetwork({
+        Name: spec.name,
+        Driver: 'bridge',
+        Internal: spec.internal,
+        CheckDuplicate: true,
+        EnableIPv6: false,
+        Labels: spec.labels,
+        Options: spec.options,
+      }),
+    );
+    const info = await this.call('inspect network', { network: spec.name }, () =>
+      network.inspect(),
+    );
+    return networkSummary(info);
+  }
+
+  async removeNetwork(nameOrId: string): Promise<void> {
+    try {
+      await this.call('remove network', { network: nameOrId }, () =>
+        this.docker.getNetwork(nameOrId).remove(),
+      );
+    } catch (error) {
+      if (isNotFound((error as SystemError).cause)) return;
+      throw error;
+    }
+  }
+
+  async listNetworks(labelFilter: string[]): Promise<NetworkSummary[]> {
+    const list = await this.call('list networks', { labelFilter }, () =>
+      this.docker.listNetworks(labelFilter.length > 0 ? { filters: { label: labelFilter } } : {}),
+    );
+    return list.map(networkSummary);
+  }
+
+  async containerAddress(id: string, network: string): Promise<string | undefined> {
+    const info = await this.call('inspect container', { containerId: id }, () =>
+      this.docker.getContainer(id).inspect(),
+    );
+    const address = info.NetworkSettings?.Networks?.[network]?.IPAddress;
+    return address ? address : undefined;
   }
 
   async buildImage(

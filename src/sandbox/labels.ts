@@ -8,12 +8,15 @@ export const LABEL_ENVIRONMENT = 'dev.hookbox.environment';
 export const LABEL_CONTROLLER = 'dev.hookbox.controller';
 /** The host pid of that controller, so `hookbox gc` can tell a live owner from a dead one. */
 export const LABEL_CONTROLLER_PID = 'dev.hookbox.controller-pid';
-/** `sandbox` for containers; `workspace`, `agents` or `state` for volumes. */
+/**
+ * `sandbox` or `egress` (the egress relay) for containers; `workspace`, `agents` or `state` for
+ * volumes; `network` for an environment's internal network.
+ */
 export const LABEL_ROLE = 'dev.hookbox.role';
 /** Sandbox images carry the hash of the inputs they were built from. */
 export const LABEL_IMAGE_INPUTS = 'dev.hookbox.image-inputs';
 
-export type ResourceRole = 'sandbox' | 'workspace' | 'agents' | 'state';
+export type ResourceRole = 'sandbox' | 'workspace' | 'agents' | 'state' | 'network' | 'egress';
 
 export function ownershipLabels(
   environmentId: string,

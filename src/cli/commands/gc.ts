@@ -4,7 +4,7 @@ import { DockerContainerClient } from '../../sandbox/docker-container-client.js'
 import type { CliIo } from '../io.js';
 
 /**
- * `hookbox gc`: removes containers and volumes labelled by hookbox whose controller process is gone
+ * `hookbox gc`: removes containers, volumes and networks labelled by hookbox whose controller process is gone
  * (all of them with `--all`), and says what it removed.
  */
 export async function gcCommand(
@@ -18,8 +18,9 @@ export async function gcCommand(
     for (const container of removed.containers)
       io.stdout(`removed container ${container.name} (${container.environmentId})\n`);
     for (const volume of removed.volumes) io.stdout(`removed volume ${volume}\n`);
+    for (const network of removed.networks) io.stdout(`removed network ${network}\n`);
     io.stdout(
-      `${removed.containers.length} container(s), ${removed.volumes.length} volume(s) removed\n`,
+      `${removed.containers.length} container(s), ${removed.volumes.length} volume(s), ${removed.networks.length} network(s) removed\n`,
     );
   }
   return 0;

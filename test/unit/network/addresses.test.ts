@@ -1,7 +1,9 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   addressBytes,
   addressInCidr,
+  localInterfaceAddresses,
   refusalFor,
   sameAddress,
 } from '../../../src/network/addresses.js';
@@ -105,6 +107,16 @@ describe('address parsing', () => {
     expect(sameAddress('::1', '0:0:0:0:0:0:0:1')).toBe(true);
     expect(sameAddress('[2001:db8::1]', '2001:DB8:0::1')).toBe(true);
     expect(sameAddress('1.2.3.4', '1.2.3.5')).toBe(false);
+  });
+
+  it('knows the host’s addresses, also of interfaces without carrier (the kernel’s tables)', () => {
+    const addresses = localInterfaceAddresses();
+    expect(addresses).toContain('127.0.0.1');
+    if (existsSync('/proc/net/fib_trie')) {
+      const table = readFileSync('/proc/net/fib_trie', 'utf8');
+      for (const match of table.matchAll(/\|-- (\S+)\n\s+\/32 host LOCAL/g))
+        expect(addresses).toContain(match[1]);
+    }
   });
 
   it('finds an address in a CIDR', () => {

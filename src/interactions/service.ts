@@ -226,6 +226,18 @@ export class InteractionService {
         );
       }
     }
+    if (
+      !driver.executesInputCalls &&
+      userTextOf(request.input as string | Record<string, unknown>[]).every(
+        (part) => part.text.trim() === '',
+      )
+    ) {
+      throw new UserError(
+        'invalid_argument',
+        `input: the agent ${JSON.stringify(request.agent)} runs a model, which needs text: give input as a string or as items of type "text"`,
+        { details: { field: 'input' } },
+      );
+    }
 
     const previous = request.previous_interaction_id
       ? await this.interactionAt(request.previous_interaction_id, 'previous_interaction_id')

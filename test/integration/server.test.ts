@@ -1,11 +1,13 @@
 // `hookbox serve` in this process (port 0) against real containers: the Gemini hooks page examples
 // with the scripted agent, streaming, environments, expiry, shutdown, and every bad request.
 import { mkdtempSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Controller } from '../../src/environments/controller.js';
 import { UserError } from '../../src/errors/index.js';
+import { DriverRegistry } from '../../src/interactions/drivers/index.js';
 import type { Interaction } from '../../src/interactions/schema.js';
 import { createLogger } from '../../src/record/logger.js';
 import { DockerContainerClient } from '../../src/sandbox/docker-container-client.js';
@@ -28,7 +30,7 @@ const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'silent' }
 const docker = new DockerContainerClient(logger);
 
 async function serverWith(
-  options: { environmentTtlMs?: number; sweepIntervalMs?: number } = {},
+  options: { environmentTtlMs?: number; sweepIntervalMs?: number; drivers?: DriverRegistry } = {},
 ): Promise<RunningServer> {
   const controller = await Controller.start({
     home: mkdtempSync(join(tmpdir(), 'hookbox-server-')),
@@ -646,5 +648,82 @@ describe('bad requests: 4xx, a JSON error naming the field, nothing left behind'
       paths: Record<string, unknown>;
     };
     expect(Object.keys(document.paths)).toContain('/v1beta/interactions');
+  });
+});
+
+describe('a model driver through the server', () => {
+  it('openai:<model>: the model calls rm -rf, the gate blocks it, the reason goes back, the model answers', async () => {
+    // A chat-completions endpoint that asks for one call, then says what came back.
+    const seen: { messages: { role: string; content: string | null }[] }[] = [];
+    const model: Server = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => (body += chunk));
+      request.on('end', () => {
+        const parsed = JSON.parse(body) as (typeof seen)[number];
+        seen.push(parsed);
+        const last = parsed.messages.at(-1)!;
+        const message =
+          last.role === 'tool'
+            ? { role: 'assistant', content: `The call was refused: ${last.content}` }
+            : {
+                role: 'assistant',
+                content: null,
+                tool_calls: [
+                  {
+                    id: 'call_a',
+                    type: 'function',
+                    function: {
+                      name: 'code_execution',
+                      arguments: JSON.stringify({
+                        code: 'rm -rf /tmp/forbidden',
+                        language: 'bash',
+                      }),
+                    },
+                  },
+                ],
+              };
+        response.setHeader('content-type', 'application/json');
+        response.end(
+          JSON.stringify({
+            id: 'chatcmpl-1',
+            object: 'chat.completion',
+            choices: [
+              { index: 0, message, finish_reason: last.role === 'tool' ? 'stop' : 'tool_calls' },
+            ],
+          }),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => model.listen(0, '127.0.0.1', resolve));
+    const port = (model.address() as { port: number }).port;
+    const withModel = await serverWith({
+      drivers: new DriverRegistry({
+        env: { HOOKBOX_OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1` },
+      }),
+    });
+    try {
+      const response = await fetch(`${withModel.url}/v1beta/interactions`, {
+        method: 'POST',
+        headers: { 'x-goog-api-key': KEY, 'content-type': 'application/json' },
+        body: JSON.stringify({ ...SECURITY_GATE_REQUEST, agent: 'openai:fake-model' }),
+      });
+      const interaction = (await response.json()) as Interaction;
+      expect(interaction.status, JSON.stringify(interaction.error)).toBe('completed');
+      expect(interaction.steps.map((step) => step.type)).toEqual([
+        'user_input',
+        'code_execution_call',
+        'code_execution_result',
+        'model_output',
+      ]);
+      expect(interaction.steps[2]).toMatchObject({ blocked: true, is_error: true });
+      expect(interaction.output_text).toContain('Destructive command blocked by security gate.');
+      expect(seen).toHaveLength(2);
+      expect(seen[1]!.messages.at(-1)!.content).toContain(
+        'Destructive command blocked by security gate.',
+      );
+    } finally {
+      await withModel.close();
+      await new Promise((resolve) => model.close(resolve));
+    }
   });
 });

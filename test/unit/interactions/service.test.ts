@@ -254,6 +254,12 @@ describe('a bad request makes no environment and names the field', () => {
       'input[0].type',
     ],
     [
+      'a model agent with no text',
+      { agent: 'fake', input: [], environment: 'remote' },
+      'invalid_argument',
+      'input',
+    ],
+    [
       'gemini agent without its driver',
       { agent: 'antigravity-preview-05-2026', input: 'x', environment: 'remote' },
       'unsupported',

@@ -20,7 +20,8 @@ if ! pgrep -x dockerd >/dev/null 2>&1; then
   [ "$(id -u)" = 0 ] || { echo "dockerd is not running and starting it needs root." >&2; exit 1; }
   logfile=${HOOKBOX_DOCKERD_LOG:-/var/log/hookbox-dockerd.log}
   log "starting dockerd (log: $logfile)"
-  setsid dockerd >"$logfile" 2>&1 < /dev/null &
+  # --live-restore: containers keep running while dockerd restarts; the controller re-attaches.
+  setsid dockerd --live-restore >"$logfile" 2>&1 < /dev/null &
 fi
 
 for _ in $(seq 1 120); do

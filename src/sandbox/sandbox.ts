@@ -130,7 +130,14 @@ export class Sandbox {
       const agent = new AgentConnection(stdio, logger, containerId);
       await client.startContainer(containerId);
       await agent.request('ping', {}, AGENT_READY_TIMEOUT_MS);
-      const sandbox = new Sandbox(environmentId, containerId, agent, client, logger, params.network);
+      const sandbox = new Sandbox(
+        environmentId,
+        containerId,
+        agent,
+        client,
+        logger,
+        params.network,
+      );
       await sandbox.injectSources(params.sources);
       logger.info({ environmentId, containerId }, 'environment ready');
       return sandbox;
@@ -189,7 +196,12 @@ export class Sandbox {
    */
   async injectSources(sources: PlacedSource[]): Promise<void> {
     if (sources.length === 0) return;
-    const files = sources.map((source) => ({ area: source.area, path: source.path, content: source.content, executable: source.executable }));
+    const files = sources.map((source) => ({
+      area: source.area,
+      path: source.path,
+      content: source.content,
+      executable: source.executable,
+    }));
     await this.request('write_sources', { files }, 60_000);
   }
 

@@ -91,6 +91,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
     });
+    // A client that goes away does not stop the interaction (GET finds it); its socket errors are moot.
+    raw.on('error', (error) =>
+      request.log.info({ err: error }, 'event stream closed by the client'),
+    );
     const write = (event: InteractionEvent) => {
       if (!raw.destroyed && !raw.writableEnded) raw.write(sseFrame(event));
     };

@@ -776,7 +776,7 @@ describe('two environments at once', () => {
           ],
         },
       });
-    const [a, b] = await Promise.all(
+    const [a, b] = (await Promise.all(
       (['tenant-a', 'tenant-b'] as const).map((name) =>
         controller.createEnvironment({
           vocabulary: '2026-05',
@@ -791,7 +791,7 @@ describe('two environments at once', () => {
           },
         }),
       ),
-    );
+    )) as [Environment, Environment];
     try {
       const reach = (target: string, relay: string) => `
 ${fetchCode(`https://${target}.hookbox.test:${httpsPort}/`)}

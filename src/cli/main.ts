@@ -95,6 +95,10 @@ function program(io: CliIo, setCode: (code: number) => void): Command {
       '--api-keys-file <file>',
       'file of API keys, one per line (also HOOKBOX_API_KEYS, comma-separated)',
     )
+    .option('--state-file <file>', 'SQLite state: environments and interactions survive a restart')
+    .option('--pool-size <n>', 'warm environments kept ready (default 0)')
+    .option('--policy <file>', 'a policy file (JSON or YAML) run before the sandbox gates')
+    .option('--hooks <module...>', 'JavaScript modules exporting controller hooks')
     .action(async (options) => setCode(await serveCommand(options, io)));
   root
     .command('run')

@@ -341,6 +341,18 @@ export class Controller {
     this.state?.deleteEnvironment(id);
   }
 
+  /**
+   * Stops without deleting the environments: their connections close, the state file keeps them,
+   * and a controller started later with the same state file re-attaches to them. Pooled environments,
+   * which no one was handed, are removed.
+   */
+  async detach(): Promise<void> {
+    await this.pool?.close();
+    for (const environment of this.environments.values()) environment.detach();
+    this.environments.clear();
+    this.state?.close();
+  }
+
   /** Deletes every environment this controller made. */
   async close(): Promise<void> {
     await this.pool?.close();

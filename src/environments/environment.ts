@@ -379,6 +379,13 @@ export class Environment {
     return readAuditLog(this.audit.path);
   }
 
+  /** Lets go of the environment without removing it (the controller is stopping; see Controller.detach). */
+  detach(): void {
+    this.deleted = true;
+    this.sandbox.disconnect();
+    this.audit.close();
+  }
+
   /** Removes the container and volumes. The audit log stays. */
   async delete(): Promise<void> {
     if (this.deleted) return;

@@ -253,6 +253,11 @@ export class Sandbox {
     );
   }
 
+  /** Closes the stream to the agent; the container keeps running (it can be re-attached). */
+  disconnect(): void {
+    this.agent.close();
+  }
+
   /** Removes the container and its volumes. Safe to call twice. */
   async destroy(): Promise<void> {
     this.agent.close();

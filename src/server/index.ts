@@ -33,6 +33,12 @@ export interface StartServerOptions {
   sweepIntervalMs?: number;
   drivers?: DriverRegistry;
   store?: InteractionStore;
+  /**
+   * On close, leave the environments running (the controller's state file lists them, and the next
+   * `hookbox serve` with that file re-attaches to them) instead of deleting them.
+   * @default false
+   */
+  keepEnvironmentsOnClose?: boolean;
 }
 
 export interface RunningServer {
@@ -70,6 +76,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       ? {}
       : { environmentTtlMs: options.environmentTtlMs }),
     ...(options.sweepIntervalMs === undefined ? {} : { sweepIntervalMs: options.sweepIntervalMs }),
+    closeController: !options.keepEnvironmentsOnClose,
   });
   const app = buildApp({
     service,
@@ -104,6 +111,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         } finally {
           clearInterval(reaper);
           await service.close();
+          if (options.keepEnvironmentsOnClose) await controller.detach();
         }
       })()),
   };

@@ -1,4 +1,11 @@
+import { resolve } from 'node:path';
+import { Controller } from '../../environments/controller.js';
 import { UserError } from '../../errors/index.js';
+import type { Hook } from '../../policies/hook.js';
+import { loadHookModule } from '../../policies/hook-module.js';
+import { loadPolicyFile } from '../../policies/policy-file.js';
+import { createLogger } from '../../record/logger.js';
+import { SqliteInteractionStore } from '../../state/sqlite-interaction-store.js';
 import { defaultLogger } from '../../record/logger.js';
 import { DockerContainerClient } from '../../sandbox/docker-container-client.js';
 import { ensureControllerImage } from '../../server/controller-image.js';
@@ -15,6 +22,33 @@ export interface ServeCommandOptions {
   host?: string;
   port?: string;
   apiKeysFile?: string;
+  stateFile?: string;
+  poolSize?: string;
+  hooks?: string[];
+  policy?: string;
+}
+
+function parsePoolSize(value: string | undefined): number {
+  if (value === undefined) return 0;
+  const size = Number(value);
+  if (!Number.isInteger(size) || size < 0 || size > 100) {
+    throw new UserError(
+      'invalid_argument',
+      `--pool-size: must be a whole number from 0 to 100 (got ${JSON.stringify(value)})`,
+      {
+        details: { field: '--pool-size' },
+      },
+    );
+  }
+  return size;
+}
+
+/** The operator's controller-side hooks: the policy file first, so a user hook's allow cannot skip it. */
+async function operatorHooks(options: ServeCommandOptions): Promise<Hook[]> {
+  const hooks: Hook[] = [];
+  if (options.policy) hooks.push(await loadPolicyFile(options.policy));
+  for (const module of options.hooks ?? []) hooks.push(...(await loadHookModule(module)));
+  return hooks;
 }
 
 function parsePort(value: string | undefined): number {
@@ -44,7 +78,33 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIo): Pro
     options.apiKeysFile === undefined ? {} : { file: options.apiKeysFile },
   );
   checkListenSafety(host, apiKeys);
-  const server = await startServer({ host, port, apiKeys });
+  const poolSize = parsePoolSize(options.poolSize);
+  const hooks = await operatorHooks(options);
+  const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'info' });
+  const controller = await Controller.start({
+    logger,
+    hooks,
+    reapOrphansOnStart: true,
+    ...(options.stateFile ? { stateFile: resolve(options.stateFile) } : {}),
+    ...(poolSize > 0 ? { pool: { size: poolSize } } : {}),
+  });
+  let store: SqliteInteractionStore | undefined;
+  if (controller.state) {
+    store = new SqliteInteractionStore(controller.state);
+    const interrupted = store.markInterrupted();
+    if (interrupted > 0)
+      io.stderr(
+        `hookbox serve: ${interrupted} interaction(s) were running when the last controller stopped; marked failed\n`,
+      );
+  }
+  const server = await startServer({
+    host,
+    port,
+    apiKeys,
+    logger,
+    controller,
+    ...(store ? { store, keepEnvironmentsOnClose: true } : {}),
+  });
   io.stderr(
     `hookbox serve: listening on ${server.url} (${apiKeys.length > 0 ? `${apiKeys.length} API key(s)` : 'no API key: loopback only'})\n`,
   );

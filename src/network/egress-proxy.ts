@@ -12,7 +12,13 @@ import {
 } from 'node:http';
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { checkServerIdentity, connect as tlsConnect, rootCertificates } from 'node:tls';
+import {
+  checkServerIdentity,
+  connect as tlsConnect,
+  createSecureContext,
+  rootCertificates,
+  type SecureContext,
+} from 'node:tls';
 import type { Logger } from '../record/logger.js';
 import { refusalFor, type AddressPolicyExtras } from './addresses.js';
 import { normalizeHostName, type Allowlist, type AllowlistEntry } from './allowlist.js';
@@ -93,6 +99,8 @@ interface Vetted {
 }
 
 let systemCaCache: string[] | undefined;
+/** TLS contexts for hook upstreams by their extra CAs, shared by every proxy that trusts the same. */
+const secureContexts = new Map<string, SecureContext>();
 
 /** The system's CA bundle (Debian's path) or, without one, Node's bundled roots. */
 function systemCas(): string[] {
@@ -302,6 +310,18 @@ export class EgressProxy {
     return this.options.environmentId;
   }
 
+  /** The trusted CAs for hook upstreams, parsed once (per connection it would cost ~20 ms). */
+  private upstreamContext(): SecureContext {
+    const extra = this.options.caCerts ?? [];
+    const key = extra.join('\n');
+    let context = secureContexts.get(key);
+    if (!context) {
+      context = createSecureContext({ ca: [...systemCas(), ...extra] });
+      secureContexts.set(key, context);
+    }
+    return context;
+  }
+
   /** Swaps the allowlist; connections already open keep going. */
   setAllowlist(allowlist: Allowlist): void {
     this.allowlist = allowlist;
@@ -400,7 +420,7 @@ export class EgressProxy {
                 host: address,
                 port,
                 ...(isIP(vetted.host) ? {} : { servername: vetted.host }),
-                ca: [...systemCas(), ...(this.options.caCerts ?? [])],
+                secureContext: this.upstreamContext(),
                 checkServerIdentity: (_name, certificate) =>
                   checkServerIdentity(vetted.host, certificate),
                 ALPNProtocols: ['http/1.1'],

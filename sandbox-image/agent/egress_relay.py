@@ -55,7 +55,15 @@ async def relay(client_reader, client_writer):
             )
             await client_writer.drain()
             return
-        await asyncio.gather(pump(client_reader, upstream_writer), pump(upstream_reader, client_writer))
+        pumps = [
+            asyncio.ensure_future(pump(client_reader, upstream_writer)),
+            asyncio.ensure_future(pump(upstream_reader, client_writer)),
+        ]
+        # Both directions run to their EOF; a reset on either side ends both.
+        done, pending = await asyncio.wait(pumps, return_when=asyncio.FIRST_EXCEPTION)
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pumps, return_exceptions=True)
     except (ConnectionError, OSError):
         pass
     finally:

@@ -79,6 +79,8 @@ function telemetry(req: IncomingMessage, res: ServerResponse): void {
     else if (path.startsWith('/garbage')) res.end('<html>not a decision</html>');
     else if (path.startsWith('/hang')) hanging.add(res);
     else if (path.startsWith('/page')) res.end(`page of ${req.headers.host}`);
+    else if (path.startsWith('/big')) res.end(Buffer.alloc(4 * 1024 * 1024, 'x'));
+    else if (path.startsWith('/size')) res.end(String(text.length));
     else json(200, { ok: true });
   });
 }
@@ -628,6 +630,16 @@ describe('tool code through the proxy', () => {
     );
     expect(out).toBe(`200 page of allowed.hookbox.test:${httpsPort}\n`);
     expect(received[0]!.headers.authorization).toBeUndefined();
+  });
+
+  it('carries large bodies both ways (4 MiB down, 2 MiB up) through relay and proxy', async () => {
+    const out = await run(`
+import urllib.request
+down = urllib.request.urlopen("http://allowed.hookbox.test:${httpPort}/big", timeout=30).read()
+up = urllib.request.urlopen(urllib.request.Request("http://allowed.hookbox.test:${httpPort}/size", data=b"y" * (2 * 1024 * 1024)), timeout=30).read()
+print(len(down), up.decode())
+`);
+    expect(out).toBe(`${4 * 1024 * 1024} ${2 * 1024 * 1024}\n`);
   });
 
   it.each([

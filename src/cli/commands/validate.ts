@@ -58,8 +58,7 @@ async function checkScripts(config: HooksConfig, agentsDir: string): Promise<Fin
             findings.push({
               level: 'warning',
               where,
-              message:
-                'http handlers need a network.allowlist and the egress proxy (SPEC §7); this hookbox refuses them at creation',
+              message: `http handlers leave the sandbox only through the egress proxy: the environment's network.allowlist must name ${new URL(handler.url).hostname}, else creation is refused (SPEC §7, docs/network.md)`,
             });
             return;
           }

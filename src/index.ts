@@ -21,6 +21,16 @@ export {
   type EnvironmentOptions,
 } from './environments/environment-options.js';
 export { SANDBOX_DEFAULTS, type SandboxOptions } from './sandbox/sandbox-options.js';
+export {
+  Allowlist,
+  ALLOWLIST_LIMITS,
+  parseNetworkOptions,
+  type AllowlistEntry,
+  type NetworkOptions,
+} from './network/allowlist.js';
+export type { EgressRecord } from './network/egress-record.js';
+export type { EgressTesting } from './network/egress-proxy.js';
+export type { EgressSettings } from './network/environment-egress.js';
 export { placeSources, type InlineSource, type PlacedSource } from './config/sources.js';
 export { SOURCE_LIMITS } from './config/limits.js';
 export {

@@ -375,13 +375,14 @@ export class EgressProxy {
         rule: 'allowlist',
         detail: `${host} is not in this environment's network.allowlist`,
       };
-    const trusted = this.options.testing?.trustedUpstreams?.[host];
+    const own = <T>(map: Record<string, T> | undefined): T | undefined =>
+      map && Object.hasOwn(map, host) ? map[host] : undefined;
+    const trusted = own(this.options.testing?.trustedUpstreams);
     if (trusted !== undefined) return { host, entry, addresses: [trusted] };
     let addresses: string[];
     try {
       addresses =
-        this.options.testing?.hosts?.[host] ??
-        (await (this.options.resolve ?? defaultResolver)(host));
+        own(this.options.testing?.hosts) ?? (await (this.options.resolve ?? defaultResolver)(host));
     } catch (error) {
       return {
         status: 502,

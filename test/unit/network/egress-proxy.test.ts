@@ -305,6 +305,15 @@ describe('CONNECT', () => {
     expect(answer.headers[RULE_HEADER]).toBe('private');
   });
 
+  it('looks up only the names the test maps hold (not what objects inherit)', async () => {
+    const { proxy } = await startProxy({
+      allowlist: new Allowlist([{ domain: '*' }]),
+      testing: { hosts: {}, trustedUpstreams: {} },
+    });
+    const answer = await connectVia(proxy, '__proto__:443');
+    expect(answer.headers[RULE_HEADER]).toBe('dns');
+  });
+
   it('answers 502 naming the rule when the name does not resolve', async () => {
     const { proxy, records } = await startProxy({ allowlist: new Allowlist([{ domain: '*' }]) });
     const answer = await connectVia(proxy, 'nowhere.example.org:443');

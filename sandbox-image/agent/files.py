@@ -11,12 +11,12 @@ import stat
 from concurrent.futures import ThreadPoolExecutor
 
 from search import entry_type
-from users import TOOL, become_filesystem_user
+from users import TOOL, filesystem_executor
 
 WORKSPACE = "/workspace"
 TOOL_TMPDIR = "/workspace/.tmp"
 
-_executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="tool-fs", initializer=become_filesystem_user, initargs=(TOOL,))
+_executor = filesystem_executor(TOOL)
 TOOL_EXECUTOR = _executor
 
 

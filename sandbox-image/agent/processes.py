@@ -7,6 +7,8 @@ import signal
 import time
 from dataclasses import dataclass
 
+from users import filesystem_executor
+
 READ_CHUNK_BYTES = 65536
 # After the main process exits, a background child may still hold its stdout; wait this long for
 # the pipes to close before killing the group (without it a call would hang on such children).
@@ -59,36 +61,52 @@ def kill_group(pid):
         pass
 
 
-class _ExitAwareProtocol(asyncio.subprocess.SubprocessStreamProtocol):
-    """asyncio's Process.wait() also waits for the pipes to close, so a background child holding
-    stdout would hold the call; this protocol says when the process itself has exited."""
+class _ExitProtocol(asyncio.SubprocessProtocol):
+    """Says when the process itself has exited. (asyncio's Process.wait() also waits for the pipes
+    to close, so a background child holding stdout would hold the call.)"""
 
     def __init__(self, loop):
-        super().__init__(limit=READ_CHUNK_BYTES, loop=loop)
         self.exited = loop.create_future()
 
     def process_exited(self):
-        super().process_exited()
         if not self.exited.done():
             self.exited.set_result(None)
 
 
-def _spawn(loop, argv, user, cwd, env, stdin_data):
-    return loop.subprocess_exec(
-        lambda: _ExitAwareProtocol(loop),
-        *argv,
-        stdin=asyncio.subprocess.PIPE if stdin_data is not None else asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-        cwd=cwd,
-        env=env,
-        user=user.uid,
-        group=user.gid,
-        extra_groups=[],
-        # Its own session and process group, so a timeout can kill the whole tree at once.
-        start_new_session=True,
-        umask=0o022,
-    )
+def _pipes():
+    # Runs on a thread whose filesystem uid is the command's user: a pipe's inode belongs to the
+    # fsuid that made it, so the command may reopen its own stdout as /dev/stdout or /dev/fd/1
+    # (root-owned pipes, mode 0600, would refuse it).
+    return os.pipe(), os.pipe(), os.pipe()
+
+
+async def _reader(loop, fd, buffer):
+    stream = asyncio.StreamReader(limit=READ_CHUNK_BYTES)
+    transport, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(stream), os.fdopen(fd, "rb", 0))
+    try:
+        await drain(stream, buffer)
+    finally:
+        transport.close()
+
+
+async def _feed(loop, pipe, data):
+    transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, pipe)
+    writer = asyncio.StreamWriter(transport, protocol, None, loop)
+    try:
+        writer.write(data)
+        await writer.drain()
+    except (BrokenPipeError, ConnectionResetError):
+        pass  # a handler that does not read its stdin is allowed
+    finally:
+        transport.close()
+
+
+def _close(*fds):
+    for fd in fds:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
 
 
 async def run(argv, *, user, cwd, env, stdin_data, timeout_ms, output_cap_bytes, sweep_user_after):
@@ -96,32 +114,48 @@ async def run(argv, *, user, cwd, env, stdin_data, timeout_ms, output_cap_bytes,
     command ends (or times out) is killed; otherwise only the command's own process group is."""
     started = time.monotonic()
     loop = asyncio.get_running_loop()
+    (in_read, in_write), (out_read, out_write), (err_read, err_write) = await loop.run_in_executor(filesystem_executor(user), _pipes)
+
+    def spawn():
+        return loop.subprocess_exec(
+            lambda: _ExitProtocol(loop),
+            *argv,
+            stdin=in_read if stdin_data is not None else asyncio.subprocess.DEVNULL,
+            stdout=out_write,
+            stderr=err_write,
+            cwd=cwd,
+            env=env,
+            user=user.uid,
+            group=user.gid,
+            extra_groups=[],
+            # Its own session and process group, so a timeout can kill the whole tree at once.
+            start_new_session=True,
+            umask=0o022,
+        )
+
     try:
-        transport, protocol = await _spawn(loop, argv, user, cwd, env, stdin_data)
-    except BlockingIOError:
-        # The pid limit is exhausted (a fork bomb left behind): clear the user's processes, retry once.
-        await kill_user_processes(user)
-        transport, protocol = await _spawn(loop, argv, user, cwd, env, stdin_data)
+        try:
+            transport, protocol = await spawn()
+        except BlockingIOError:
+            # The pid limit is exhausted (a fork bomb left behind): clear the user's processes, retry once.
+            await kill_user_processes(user)
+            transport, protocol = await spawn()
+    except BaseException:
+        _close(in_read, in_write, out_read, out_write, err_read, err_write)
+        raise
+    # The child has its ends; ours are the others.
+    _close(in_read, out_write, err_write)
     pid = transport.get_pid()
     stdout = CappedBuffer(output_cap_bytes)
     stderr = CappedBuffer(output_cap_bytes)
-    readers = asyncio.gather(drain(protocol.stdout, stdout), drain(protocol.stderr, stderr))
+    readers = asyncio.gather(_reader(loop, out_read, stdout), _reader(loop, err_read, stderr))
+    if stdin_data is not None:
+        # A file object now, so the descriptor is closed even if the feeder never gets to run.
+        feeder = asyncio.ensure_future(_feed(loop, os.fdopen(in_write, "wb", 0), stdin_data))
+    else:
+        _close(in_write)
+        feeder = None
 
-    async def feed():
-        if stdin_data is None:
-            return
-        try:
-            protocol.stdin.write(stdin_data)
-            await protocol.stdin.drain()
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # a handler that does not read its stdin is allowed
-        finally:
-            try:
-                protocol.stdin.close()
-            except Exception:
-                pass
-
-    feeder = asyncio.ensure_future(feed())
     timed_out = False
     try:
         await asyncio.wait_for(asyncio.shield(protocol.exited), timeout_ms / 1000)
@@ -148,7 +182,8 @@ async def run(argv, *, user, cwd, env, stdin_data, timeout_ms, output_cap_bytes,
     else:
         if sweep_user_after:
             await kill_user_processes(user)
-    feeder.cancel()
+    if feeder is not None:
+        feeder.cancel()
     transport.close()
     code = transport.get_returncode()
     signal_number = -code if code < 0 else None

@@ -2,6 +2,7 @@
 
 import ctypes
 import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 
@@ -37,3 +38,18 @@ def become_filesystem_user(user):
     gids = fields["Gid"].split()
     if int(uids[3]) != user.uid or int(gids[3]) != user.gid:
         raise RuntimeError(f"could not switch the filesystem user to {user.name}")
+
+
+_executors = {}
+
+
+def filesystem_executor(user):
+    """Threads whose filesystem uid/gid is `user`'s (one pool per user, made on first use)."""
+    if user.uid not in _executors:
+        _executors[user.uid] = ThreadPoolExecutor(
+            max_workers=2,
+            thread_name_prefix=f"{user.name}-fs",
+            initializer=become_filesystem_user,
+            initargs=(user,),
+        )
+    return _executors[user.uid]

@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""hookbox destructive-command gate: a pre_tool_execution hook for code_execution.
+
+Reads the event JSON on stdin and prints exactly one JSON object: {"decision": "allow"} or
+{"decision": "deny", "reason": "<rule>: <command> ..."}. The analysis (shell and python, with
+pipes, variables, wrappers, nested interpreters and decoders followed) lives in the
+destructive_gate package next to this file; docs/gates.md lists the rules and config.json keys.
+
+Run it with `"on_error": "deny"`: if anything here crashes, hookbox then blocks the call rather
+than letting it through. The gate itself also fails closed on a bad config.json.
+"""
+
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _import_engine():
+    # The standard library keeps using its own bytecode; only the package is cached elsewhere.
+    import ast, base64, binascii, codecs, posixpath, re, shlex, time  # noqa: E401,F401
+
+    prefix = _state_dir_prefix()
+    saved = (sys.pycache_prefix, sys.dont_write_bytecode)
+    if prefix:
+        sys.pycache_prefix, sys.dont_write_bytecode = prefix, False
+    try:
+        from destructive_gate.engine import decide
+    finally:
+        sys.pycache_prefix, sys.dont_write_bytecode = saved
+    return decide
+
+
+def _state_dir_prefix():
+    # /.agents is read-only, so python would compile the package on every call (about 50 ms).
+    # The hook state dir is writable by hooks only, never by tool code, so bytecode cached there
+    # cannot be planted by the code under review. hookbox sets PYTHONDONTWRITEBYTECODE for hooks
+    # to keep __pycache__ out of /workspace and /.agents; with a prefix in the state dir neither
+    # is touched, so the gate turns writing back on for itself.
+    state = os.environ.get("HOOKBOX_STATE_DIR")
+    if state and os.path.isdir(state) and os.access(state, os.W_OK):
+        return os.path.join(state, ".pycache")
+    return None
+
+
+def main():
+    # hookbox runs hooks with PYTHONSAFEPATH (cwd is the workspace, which tool code writes), so
+    # the script's own folder is not on sys.path either: add it explicitly.
+    sys.path.insert(0, HERE)
+    try:
+        payload = json.loads(sys.stdin.buffer.read().decode("utf-8", "surrogateescape") or "null")
+    except ValueError as err:
+        print(json.dumps({"decision": "deny", "reason": "gate-input-error: stdin is not JSON (%s)" % err}))
+        return
+    decide = _import_engine()
+    decision = decide(payload, os.path.join(HERE, "config.json"))
+    sys.stdout.write(json.dumps(decision) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -93,7 +93,6 @@ export interface ContainerClient {
   createContainer(spec: SandboxContainerSpec): Promise<string>;
   startContainer(id: string): Promise<void>;
   attach(id: string): Promise<AttachedStdio>;
-  putArchive(id: string, path: string, tar: Buffer): Promise<void>;
   inspectContainer(id: string): Promise<ContainerState | undefined>;
   removeContainer(id: string): Promise<void>;
   listContainers(labelFilter: string[]): Promise<ContainerSummary[]>;

@@ -204,12 +204,6 @@ export class DockerContainerClient implements ContainerClient {
     };
   }
 
-  async putArchive(id: string, path: string, tar: Buffer): Promise<void> {
-    await this.call('put archive', { containerId: id, path }, () =>
-      this.docker.getContainer(id).putArchive(Readable.from([tar]), { path }),
-    );
-  }
-
   async inspectContainer(id: string): Promise<ContainerState | undefined> {
     try {
       const info = await this.docker.getContainer(id).inspect();

@@ -21,8 +21,8 @@ import { Environment, hooksConfigOf } from './environment.js';
 import { ENVIRONMENT_DEFAULTS, type EnvironmentOptions } from './environment-options.js';
 import { StateStore } from '../state/state-store.js';
 import { parseHooksConfig } from '../config/hooks-config.js';
-import { LABEL_CONTROLLER_PID, LABEL_ENVIRONMENT } from '../sandbox/labels.js';
-import { processAlive, reapOrphans } from './reaper.js';
+import { LABEL_ENVIRONMENT } from '../sandbox/labels.js';
+import { ownerGone, reapOrphans } from './reaper.js';
 import { WarmPool, type WarmPoolOptions } from './warm-pool.js';
 import { newControllerId, newEnvironmentId } from './ids.js';
 
@@ -162,10 +162,7 @@ export class Controller {
       // Orphans: made by a controller that is gone, and not listed in this controller's state.
       const reaped = await reapOrphans(client, (labels) => {
         const environmentId = labels[LABEL_ENVIRONMENT] ?? '';
-        return (
-          !state?.hasEnvironment(environmentId) &&
-          !processAlive(Number(labels[LABEL_CONTROLLER_PID]))
-        );
+        return !state?.hasEnvironment(environmentId) && ownerGone(labels);
       });
       if (reaped.containers.length + reaped.volumes.length + reaped.networks.length > 0)
         logger.info(reaped, 'removed orphans of dead controllers');

@@ -1,5 +1,11 @@
 import type { ContainerClient } from '../sandbox/container-client.js';
-import { LABEL_CONTROLLER_PID, LABEL_ENVIRONMENT, LABEL_MANAGED } from '../sandbox/labels.js';
+import {
+  LABEL_CONTROLLER_PID,
+  LABEL_CONTROLLER_PID_NAMESPACE,
+  LABEL_ENVIRONMENT,
+  LABEL_MANAGED,
+  pidNamespace,
+} from '../sandbox/labels.js';
 
 /** Whether a process with this pid is alive on this host. */
 export function processAlive(pid: number): boolean {
@@ -10,6 +16,17 @@ export function processAlive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/**
+ * Whether the controller that made a resource is known to be gone: its pid is dead in our own pid
+ * namespace. A resource made from another pid namespace (a controller in a container, or the host
+ * seen from one) cannot be judged by pid, and is not taken for an orphan.
+ */
+export function ownerGone(labels: Record<string, string>): boolean {
+  const namespace = labels[LABEL_CONTROLLER_PID_NAMESPACE];
+  if (namespace !== undefined && namespace !== pidNamespace()) return false;
+  return !processAlive(Number(labels[LABEL_CONTROLLER_PID]));
 }
 
 export interface ReapResult {
@@ -26,8 +43,7 @@ export interface ReapResult {
  */
 export async function reapOrphans(
   client: ContainerClient,
-  isOrphan: (labels: Record<string, string>) => boolean = (labels) =>
-    !processAlive(Number(labels[LABEL_CONTROLLER_PID])),
+  isOrphan: (labels: Record<string, string>) => boolean = ownerGone,
 ): Promise<ReapResult> {
   const removed: ReapResult = { containers: [], volumes: [], networks: [] };
   const managed = [`${LABEL_MANAGED}=true`];

@@ -1,3 +1,5 @@
+import { readlinkSync } from 'node:fs';
+
 /**
  * Ownership labels on every container, volume and network hookbox makes, so that orphans can be found
  * and removed (`hookbox gc`). All label names live here.
@@ -6,8 +8,13 @@ export const LABEL_MANAGED = 'dev.hookbox.managed';
 export const LABEL_ENVIRONMENT = 'dev.hookbox.environment';
 /** Which controller process made the resource: a random id per controller. */
 export const LABEL_CONTROLLER = 'dev.hookbox.controller';
-/** The host pid of that controller, so `hookbox gc` can tell a live owner from a dead one. */
+/** The pid of that controller, so `hookbox gc` can tell a live owner from a dead one. */
 export const LABEL_CONTROLLER_PID = 'dev.hookbox.controller-pid';
+/**
+ * The pid namespace that pid belongs to (`pid:[4026531836]`): a controller running in a container
+ * has pids of its own, which mean nothing on the host, and the other way round.
+ */
+export const LABEL_CONTROLLER_PID_NAMESPACE = 'dev.hookbox.controller-pidns';
 /**
  * `sandbox` or `egress` (the egress relay) for containers; `workspace`, `agents` or `state` for
  * volumes; `network` for an environment's internal network.
@@ -17,6 +24,20 @@ export const LABEL_ROLE = 'dev.hookbox.role';
 export const LABEL_IMAGE_INPUTS = 'dev.hookbox.image-inputs';
 
 export type ResourceRole = 'sandbox' | 'workspace' | 'agents' | 'state' | 'network' | 'egress';
+
+let ownNamespace: string | undefined;
+
+/** This process's pid namespace, e.g. `pid:[4026531836]` ('' where /proc does not say). */
+export function pidNamespace(): string {
+  if (ownNamespace === undefined) {
+    try {
+      ownNamespace = readlinkSync('/proc/self/ns/pid');
+    } catch {
+      ownNamespace = '';
+    }
+  }
+  return ownNamespace;
+}
 
 export function ownershipLabels(
   environmentId: string,
@@ -29,5 +50,6 @@ export function ownershipLabels(
     [LABEL_ROLE]: role,
     [LABEL_CONTROLLER]: controller.id,
     [LABEL_CONTROLLER_PID]: String(controller.pid),
+    [LABEL_CONTROLLER_PID_NAMESPACE]: pidNamespace(),
   };
 }

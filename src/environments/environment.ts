@@ -185,6 +185,11 @@ export class Environment {
     return this.audit.path;
   }
 
+  /** The environment's allowlist, when it has a network (undefined: no network at all). */
+  get allowlist(): Allowlist | undefined {
+    return this.egress?.allowlist;
+  }
+
   /** The environment's way out, when it has a `network.allowlist` (SPEC §7). */
   get egress(): EnvironmentEgress | undefined {
     return this.sandbox.network instanceof EnvironmentEgress ? this.sandbox.network : undefined;

@@ -108,8 +108,8 @@ export const environmentConfigSchema = z
     network: networkSchema
       .optional()
       .describe(
-        'Environments have no network. `"disabled"` and an empty allowlist are accepted; a ' +
-          'non-empty allowlist is refused until the egress proxy exists (SPEC §7).',
+        'No network unless an allowlist is given: then the only way out is the egress proxy, which ' +
+          'lets through the listed domains and adds their transform headers on the wire (SPEC §7).',
       ),
   })
   .describe('A new environment made from sources, or sources added to an existing one.');

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { placeSources, type InlineSource, type PlacedSource } from '../config/sources.js';
 import type { Controller } from '../environments/controller.js';
 import { hooksConfigOf, type Environment } from '../environments/environment.js';
+import { parseNetworkOptions, type Allowlist } from '../network/allowlist.js';
 import { SystemError, toHookboxError, UserError } from '../errors/index.js';
 import type { Logger } from '../record/logger.js';
 import { toolsOf, type VocabularyId } from '../tools/registry.js';
@@ -161,9 +162,14 @@ function atSources(error: unknown, prefix: string): unknown {
 }
 
 /** Checks the gates of a request's sources before anything is made; errors name the source. */
-function checkGates(placed: PlacedSource[], sources: InlineSource[], prefix: string): void {
+function checkGates(
+  placed: PlacedSource[],
+  sources: InlineSource[],
+  prefix: string,
+  allowlist?: Allowlist,
+): void {
   try {
-    hooksConfigOf(placed);
+    hooksConfigOf(placed, allowlist);
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
     const index = placed.findIndex((s) => s.area === 'agents' && s.path === 'hooks.json');
@@ -245,15 +251,24 @@ export class InteractionService {
     const target = this.targetOf(request, previous);
     const config = target.config;
     const prefix = 'environment';
-    if (config?.network !== undefined && config.network !== 'disabled') {
-      if (config.network.allowlist.length > 0) {
-        throw new UserError(
-          'unsupported',
-          `${prefix}.network.allowlist: hookbox has no egress proxy yet (SPEC §7), so environments have no network and an allowlist cannot be honoured; remove "network" (or set it to "disabled") — http hooks are refused for the same reason`,
-          { details: { field: `${prefix}.network.allowlist` } },
-        );
-      }
+    // A network (SPEC §7) is chosen when the environment is made; an existing one keeps its own.
+    const network =
+      config?.network !== undefined &&
+      config.network !== 'disabled' &&
+      config.network.allowlist.length > 0
+        ? config.network
+        : undefined;
+    if (network && target.kind === 'existing') {
+      throw new UserError(
+        'invalid_argument',
+        `${prefix}.network: an existing environment keeps the network it was made with; give network only when making one`,
+        { details: { field: `${prefix}.network` } },
+      );
     }
+    const allowlist =
+      target.kind === 'existing'
+        ? this.environmentAt(target.id, target.field).allowlist
+        : network && parseNetworkOptions(network, `${prefix}.network`);
     const sources = config?.sources ?? [];
     let placed: PlacedSource[];
     try {
@@ -261,7 +276,7 @@ export class InteractionService {
     } catch (error) {
       throw atSources(error, prefix);
     }
-    checkGates(placed, sources, prefix);
+    checkGates(placed, sources, prefix, allowlist);
     const history = previous ? historyOf(await this.chainOf(previous)) : [];
 
     // Checks done that need no environment; from here on things are made or changed.
@@ -280,7 +295,11 @@ export class InteractionService {
       if (environment) {
         if (placed.length > 0) await environment.addSources(placed);
       } else {
-        environment = await this.controller.createEnvironment({ sources, vocabulary });
+        environment = await this.controller.createEnvironment({
+          sources,
+          vocabulary,
+          ...(network ? { network } : {}),
+        });
         this.leases.acquire(environment.id);
       }
       const now = new Date().toISOString();

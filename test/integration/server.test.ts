@@ -194,17 +194,42 @@ describe('the Gemini hooks page examples, with the scripted agent', () => {
     expect(second.steps[1]).toMatchObject({ hooks: [{ group: 'privacy-gate', outcome: 'allow' }] });
   });
 
-  it('audit logging: refused with a 400 naming network.allowlist, nothing made', async () => {
+  it('audit logging: the http post hook runs through the egress proxy; an unreachable telemetry host is recorded, not fatal', async () => {
+    // No outside network here: telemetry.example.com does not resolve, so the post hook ends
+    // "error" — which, like every post hook outcome, cannot block. test/integration/network.test.ts
+    // drives the same example against a local HTTPS telemetry server.
+    const answer = await call(
+      'POST',
+      '/v1beta/interactions',
+      scripted(
+        AUDIT_REQUEST,
+        {
+          type: 'tool_call',
+          name: 'write_file',
+          arguments: { path: '/workspace/audit.log', content: 'event 1' },
+        },
+        { type: 'tool_call', name: 'read_file', arguments: { path: '/workspace/audit.log' } },
+      ),
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.json.status).toBe('completed');
+    const results = answer.json.steps.filter(
+      (step: { type: string }) => step.type === 'tool_result',
+    );
+    expect(results.map((step: { is_error: boolean }) => step.is_error)).toEqual([false, false]);
+    expect(JSON.stringify(results[1].result)).toContain('event 1');
+    const hooks = results.flatMap(
+      (step: { hooks: { type: string; outcome: string }[] }) => step.hooks,
+    );
+    expect(
+      hooks.map((hook: { type: string; outcome: string }) => [hook.type, hook.outcome]),
+    ).toEqual([
+      ['http', 'error'],
+      ['http', 'error'],
+    ]);
+    await call('DELETE', `/v1beta/environments/${answer.json.environment_id}`);
+    // Without the allowlist, its http hook is refused before anything is made.
     const before = await ownResources();
-    const answer = await call('POST', '/v1beta/interactions', scripted(AUDIT_REQUEST));
-    expect(answer.status).toBe(400);
-    expect(answer.json.error).toMatchObject({
-      code: 'unsupported',
-      status: 400,
-      details: { field: 'environment.network.allowlist' },
-    });
-    expect(answer.json.error.message).toMatch(/egress proxy/);
-    // Without the allowlist, its http hook is what is refused.
     const noNetwork = await call(
       'POST',
       '/v1beta/interactions',

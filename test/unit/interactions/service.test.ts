@@ -194,10 +194,16 @@ describe('a bad request makes no environment and names the field', () => {
       'environment.sources[0].content',
     ],
     [
-      'audit example (network allowlist)',
-      scripted(AUDIT_REQUEST),
-      'unsupported',
-      'environment.network.allowlist',
+      'an allowlist entry that is not a domain',
+      scripted({
+        ...AUDIT_REQUEST,
+        environment: {
+          ...AUDIT_REQUEST.environment,
+          network: { allowlist: [{ domain: 'not a domain/' }] },
+        },
+      }),
+      'invalid_argument',
+      'environment.network.allowlist[0].domain',
     ],
     [
       'audit example without network (http hook)',

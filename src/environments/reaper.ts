@@ -46,7 +46,8 @@ export async function reapOrphans(
   isOrphan: (labels: Record<string, string>) => boolean = ownerGone,
 ): Promise<ReapResult> {
   const removed: ReapResult = { containers: [], volumes: [], networks: [] };
-  const managed = [`${LABEL_MANAGED}=true`];
+  // Only what belongs to an environment: the label filter also requires an environment label.
+  const managed = [`${LABEL_MANAGED}=true`, LABEL_ENVIRONMENT];
   for (const container of await client.listContainers(managed)) {
     if (!isOrphan(container.labels)) continue;
     await client.removeContainer(container.id);

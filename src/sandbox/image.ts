@@ -7,7 +7,7 @@ import { SystemError } from '../errors/index.js';
 import { packageRoot } from '../paths.js';
 import type { Logger } from '../record/logger.js';
 import type { ContainerClient } from './container-client.js';
-import { LABEL_IMAGE_INPUTS, LABEL_MANAGED } from './labels.js';
+import { LABEL_IMAGE, LABEL_IMAGE_INPUTS } from './labels.js';
 
 /** The files an image is built from, read from sandbox-image/, in a stable order. */
 function imageInputs(): { path: string; data: Buffer; mode: number }[] {
@@ -116,7 +116,7 @@ export async function ensureImage(
       tags.sandbox,
       { BASE_IMAGE: tags.base },
       {
-        [LABEL_MANAGED]: 'true',
+        [LABEL_IMAGE]: 'sandbox',
         [LABEL_IMAGE_INPUTS]: tags.sandbox.split(':')[1]!,
       },
     );

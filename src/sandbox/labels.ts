@@ -22,6 +22,11 @@ export const LABEL_CONTROLLER_PID_NAMESPACE = 'dev.hookbox.controller-pidns';
 export const LABEL_ROLE = 'dev.hookbox.role';
 /** Sandbox images carry the hash of the inputs they were built from. */
 export const LABEL_IMAGE_INPUTS = 'dev.hookbox.image-inputs';
+/**
+ * Images hookbox builds say so with this label — not with {@link LABEL_MANAGED}: a container
+ * inherits its image's labels, and `managed` marks the resources that orphan reaping may remove.
+ */
+export const LABEL_IMAGE = 'dev.hookbox.image';
 
 export type ResourceRole = 'sandbox' | 'workspace' | 'agents' | 'state' | 'network' | 'egress';
 

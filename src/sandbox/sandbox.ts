@@ -43,6 +43,9 @@ export function volumeName(environmentId: string, role: Exclude<ResourceRole, 's
  * so far is removed before the original error is rethrown.
  */
 export class Sandbox {
+  /** Set once the sandbox is disconnected or destroyed on purpose: no re-attaching then. */
+  private closed = false;
+
   private constructor(
     readonly environmentId: string,
     readonly containerId: string,
@@ -221,6 +224,8 @@ export class Sandbox {
 
   /** Sends one request to the sandbox agent; a lost agent becomes an error that says what happened. */
   async request<T>(op: string, body: Record<string, unknown>, answerTimeoutMs: number): Promise<T> {
+    // A stream that broke between calls (an engine restart) is re-attached before this one.
+    if (this.agent.lost !== undefined) await this.reconnect();
     try {
       return await this.agent.request<T>(op, body, answerTimeoutMs);
     } catch (error) {
@@ -235,13 +240,31 @@ export class Sandbox {
   }
 
   private async explainLoss(error: SystemError): Promise<SystemError> {
-    const state = await this.client.inspectContainer(this.containerId).catch(() => undefined);
+    let state;
+    try {
+      state = await this.client.inspectContainer(this.containerId);
+    } catch {
+      return new SystemError(
+        'engine_unavailable',
+        `environment ${this.environmentId}: the Docker engine does not answer (${error.message}); the call's outcome is unknown, and the environment is re-attached once the engine is back`,
+        { retryable: true, details: { environment_id: this.environmentId }, cause: error },
+      );
+    }
     let what: string;
     if (state === undefined) what = 'its container was removed';
     else if (state.oomKilled) what = 'its container ran out of memory and was killed';
     else if (!state.running)
       what = `its container stopped (${state.status}, exit code ${state.exitCode})`;
-    else return error;
+    else if (error.code === 'sandbox_agent_lost') {
+      // The container runs but the stream broke (an engine restart with live-restore): connect
+      // again for the next calls; this call's outcome is unknown.
+      await this.reconnect();
+      return new SystemError(
+        'sandbox_agent_lost',
+        `the stream to environment ${this.environmentId} broke during the request (${error.message}); it is re-attached for later calls, but this call's outcome is unknown`,
+        { retryable: true, details: { environment_id: this.environmentId }, cause: error },
+      );
+    } else return error;
     this.agent.lose(what);
     return new SystemError(
       'environment_lost',
@@ -253,13 +276,39 @@ export class Sandbox {
     );
   }
 
+  /**
+   * Attaches to the agent again when the stream is gone but the container still runs (the engine
+   * restarted with live-restore, or the connection dropped). True when connected.
+   */
+  private async reconnect(): Promise<boolean> {
+    if (this.closed) return false;
+    try {
+      const state = await this.client.inspectContainer(this.containerId);
+      if (!state?.running) return false;
+      this.agent = await Sandbox.connect(this.client, this.logger, this.containerId);
+      this.logger.warn(
+        { environmentId: this.environmentId, containerId: this.containerId },
+        're-attached to the sandbox agent',
+      );
+      return true;
+    } catch (error) {
+      this.logger.warn(
+        { environmentId: this.environmentId, error: (error as Error).message },
+        're-attaching to the sandbox agent failed',
+      );
+      return false;
+    }
+  }
+
   /** Closes the stream to the agent; the container keeps running (it can be re-attached). */
   disconnect(): void {
+    this.closed = true;
     this.agent.close();
   }
 
   /** Removes the container and its volumes. Safe to call twice. */
   async destroy(): Promise<void> {
+    this.closed = true;
     this.agent.close();
     await this.client.removeContainer(this.containerId);
     for (const role of ['workspace', 'agents', 'state'] as const) {

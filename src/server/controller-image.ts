@@ -8,7 +8,7 @@ import { packageRoot } from '../paths.js';
 import type { Logger } from '../record/logger.js';
 import type { ContainerClient } from '../sandbox/container-client.js';
 import { ensureImage, imageTags } from '../sandbox/image.js';
-import { LABEL_IMAGE_INPUTS, LABEL_MANAGED } from '../sandbox/labels.js';
+import { LABEL_IMAGE, LABEL_IMAGE_INPUTS } from '../sandbox/labels.js';
 
 /** The registry base of the top-level Dockerfile (its default `BASE_IMAGE`). */
 export const REGISTRY_NODE_BASE = 'node:20-bookworm-slim';
@@ -180,7 +180,7 @@ export async function ensureControllerImage(
       await tarOf(files),
       tag,
       { BASE_IMAGE: baseImage },
-      { [LABEL_MANAGED]: 'true', [LABEL_IMAGE_INPUTS]: tag.split(':')[1]! },
+      { [LABEL_IMAGE]: 'controller', [LABEL_IMAGE_INPUTS]: tag.split(':')[1]! },
     );
   } catch (error) {
     throw new SystemError(

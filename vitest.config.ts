@@ -23,6 +23,18 @@ export default defineConfig({
           sequence: { groupOrder: 1 },
         },
       },
+      {
+        test: {
+          name: 'engine',
+          include: ['test/engine/**/*.test.ts'],
+          globalSetup: ['test/integration/global-setup.ts'],
+          testTimeout: 240_000,
+          hookTimeout: 180_000,
+          // Restarts the Docker engine: alone, after everything else.
+          maxWorkers: 1,
+          sequence: { groupOrder: 2 },
+        },
+      },
     ],
   },
 });

@@ -8,13 +8,17 @@ function indent(text: string, prefix = '    '): string {
     .join('\n');
 }
 
-function hookLine(hook: HookOutcomeRecord): string {
+/** One hook run as a line: event, group, handler type, outcome, duration, reason. */
+export function hookLine(
+  hook: Pick<HookOutcomeRecord, 'event' | 'group' | 'type' | 'outcome' | 'reason' | 'duration_ms'>,
+): string {
   const event = hook.event === 'pre_tool_execution' ? 'pre ' : 'post';
   const reason = hook.reason ? `  ${hook.reason}` : '';
   return `  ${event} ${hook.group} (${hook.type}) → ${hook.outcome} [${Math.round(hook.duration_ms)} ms]${reason}`;
 }
 
-function resultLines(result: Record<string, unknown>): string[] {
+/** A tool result as a few lines: exit code and output, an error, or the content. */
+export function resultLines(result: Record<string, unknown>): string[] {
   const lines: string[] = [];
   if ('exit_code' in result) {
     lines.push(

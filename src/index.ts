@@ -99,3 +99,37 @@ export type {
   ConversationTurn,
 } from './interactions/driver.js';
 export { startServer, type StartServerOptions, type RunningServer } from './server/index.js';
+export { vocabularyForAgent } from './tools/vocabulary-for-agent.js';
+export {
+  toolDeclarations,
+  toolJsonSchema,
+  type ToolDeclaration,
+} from './tools/model-declarations.js';
+export { VOCABULARY_IDS, isVocabularyId } from './tools/registry.js';
+export {
+  HookRunner,
+  ContextStore,
+  PolicyEnforcer,
+  allow,
+  deny,
+  askUser,
+  workspaceOnly,
+  confirmCodeExecution,
+  denyAll,
+  allowAll,
+  parsePolicyFile,
+  safeParsePolicyFile,
+  loadPolicyFile,
+  loadHookModule,
+  type Hook,
+  type HookEventName,
+  type PolicyRule,
+} from './policies/index.js';
+export { WarmPool, type WarmPoolOptions } from './environments/warm-pool.js';
+export { reapOrphans, type ReapResult } from './environments/reaper.js';
+export { StateStore } from './state/state-store.js';
+export { SqliteInteractionStore } from './state/sqlite-interaction-store.js';
+export { fixtureSchema, fixtureJsonSchema, type Fixture } from './testing/fixture-schema.js';
+export { loadFixtures, parseFixture } from './testing/load-fixtures.js';
+export { runFixtures, type CaseResult, type RunOptions } from './testing/run-fixtures.js';
+export { junitXml } from './testing/junit.js';

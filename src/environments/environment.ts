@@ -210,11 +210,11 @@ export class Environment {
         details: { field: 'environment_id' },
       });
     }
-    resolveToolCall(toolCall, this.vocabulary);
+    const resolved = resolveToolCall(toolCall, this.vocabulary);
     const verbatim: ToolCall = { name: toolCall.name, args: toolCall.args ?? {} };
     this.lastUsedAt = Date.now();
     this.events.onUsed?.();
-    return this.queue.run(() => this.runCall(verbatim, options));
+    return this.queue.run(() => this.runCall(verbatim, resolved, options));
   }
 
   private record(hook: HookRecord): void {
@@ -222,7 +222,11 @@ export class Environment {
     this.logger.info(hook, 'hook run');
   }
 
-  private async runCall(verbatim: ToolCall, options: CallOptions): Promise<CallOutcome> {
+  private async runCall(
+    verbatim: ToolCall,
+    checked: ReturnType<typeof resolveToolCall>,
+    options: CallOptions,
+  ): Promise<CallOutcome> {
     const callId = newCallId();
     const record = (hook: HookRecord) => this.record(hook);
     const outcome: CallOutcome = {
@@ -236,16 +240,16 @@ export class Environment {
       is_error: false,
       hooks: [],
     };
-    const scope = {
+    // Controller hooks and policies first: a refusal there means the sandbox is never asked.
+    let call = verbatim;
+    let resolved = checked;
+    const scope = this.controllerHooks && {
       environmentId: this.id,
       interactionId: options.interactionId ?? null,
       callId,
       store: (options.interactionStore ?? this.store).createChild('call'),
     };
-
-    // Controller hooks and policies first: a refusal there means the sandbox is never asked.
-    let call = verbatim;
-    if (this.controllerHooks) {
+    if (this.controllerHooks && scope) {
       const pre = await this.controllerHooks.beforeToolCall(scope, verbatim);
       pre.records.forEach(record);
       outcome.hooks.push(...pre.records);
@@ -257,12 +261,14 @@ export class Environment {
       if (pre.blocked)
         return this.finish({ ...outcome, blocked: true, reason: pre.reason, is_error: true });
     }
-    let resolved;
-    try {
-      resolved = resolveToolCall(call, this.vocabulary);
-    } catch (error) {
-      const reason = `a controller hook rewrote the arguments into an invalid call: ${(error as Error).message}`;
-      return this.finish({ ...outcome, blocked: true, reason, is_error: true });
+    if (call !== verbatim) {
+      // Rewritten arguments are checked again, as the caller's were.
+      try {
+        resolved = resolveToolCall(call, this.vocabulary);
+      } catch (error) {
+        const reason = `a controller hook rewrote the arguments into an invalid call: ${(error as Error).message}`;
+        return this.finish({ ...outcome, blocked: true, reason, is_error: true });
+      }
     }
     const { tool, args } = resolved;
     const context: HookCallContext = {
@@ -293,7 +299,7 @@ export class Environment {
 
     outcome.is_error = failed(result);
     outcome.presented = result;
-    if (this.controllerHooks) {
+    if (this.controllerHooks && scope) {
       if (outcome.is_error) {
         const reworded = await this.controllerHooks.onToolError(
           scope,

@@ -4,6 +4,7 @@ state, a command's context, and small helpers on Vals and argv lists."""
 import re
 import shlex
 
+from .escapes import numeric_escape
 from .values import EMPTY_VAL, Unknown, Val
 
 BIN_DIRS = frozenset({"/bin", "/usr/bin", "/sbin", "/usr/sbin", "/usr/local/bin", "/usr/local/sbin"})
@@ -246,25 +247,8 @@ def unescape(text, printf):
         if e in _ESC:
             out.append(_ESC[e])
             i += 2
-        elif e == "x":
-            m = re.compile(r"[0-9a-fA-F]{1,2}").match(text, i + 2)
-            if m:
-                out.append(chr(int(m.group(0), 16)))
-                i = m.end()
-            else:
-                out.append("\\x")
-                i += 2
-        elif e in "uU":
-            m = re.compile(r"[0-9a-fA-F]{1,%d}" % (4 if e == "u" else 8)).match(text, i + 2)
-            if m:
-                try:
-                    out.append(chr(int(m.group(0), 16)))
-                except (ValueError, OverflowError):
-                    pass
-                i = m.end()
-            else:
-                out.append("\\" + e)
-                i += 2
+        elif e in "xuU":
+            i = numeric_escape(text, i, e, out)
         elif e == "0" and not printf:
             m = re.compile(r"[0-7]{0,3}").match(text, i + 2)
             out.append(chr(int(m.group(0) or "0", 8) & 0xFF))

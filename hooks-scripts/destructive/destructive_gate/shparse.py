@@ -18,6 +18,8 @@ stray closing tokens are skipped.
 
 import re
 
+from .escapes import numeric_escape
+
 _ASSIGN_RE = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?(\+?)=")
 _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SPECIAL_PARAMS = "@*#?$!-0123456789"
@@ -547,25 +549,8 @@ def _ansi_c(src, i):
         if e in _ANSI_SIMPLE:
             out.append(_ANSI_SIMPLE[e])
             i += 2
-        elif e == "x":
-            m = re.compile(r"[0-9a-fA-F]{1,2}").match(src, i + 2)
-            if m:
-                out.append(chr(int(m.group(0), 16)))
-                i = m.end()
-            else:
-                out.append("\\x")
-                i += 2
-        elif e in "uU":
-            m = re.compile(r"[0-9a-fA-F]{1,%d}" % (4 if e == "u" else 8)).match(src, i + 2)
-            if m:
-                try:
-                    out.append(chr(int(m.group(0), 16)))
-                except (ValueError, OverflowError):
-                    pass
-                i = m.end()
-            else:
-                out.append("\\" + e)
-                i += 2
+        elif e in "xuU":
+            i = numeric_escape(src, i, e, out)
         elif e in "01234567":
             m = re.compile(r"[0-7]{1,3}").match(src, i + 1)
             out.append(chr(int(m.group(0), 8) & 0xFF))

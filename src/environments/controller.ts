@@ -53,6 +53,11 @@ export interface ControllerOptions {
    */
   reapOrphansOnStart?: boolean;
   /**
+   * Also reap orphans every this many milliseconds while the controller runs (0: never).
+   * @default 0
+   */
+  reapIntervalMs?: number;
+  /**
    * A SQLite file for durable state. With it, a restarted controller (clean or `kill -9`) finds its
    * live environments again and re-attaches to them. @default none (state in memory only)
    */
@@ -89,6 +94,8 @@ export class Controller {
   readonly state: StateStore | undefined;
   private readonly environments = new Map<string, Environment>();
 
+  /** The periodic orphan reaping, when asked for. */
+  private reaper: NodeJS.Timeout | undefined;
   /** Runs the controller-side hooks; undefined when there are none. */
   readonly hookRunner: HookRunner | undefined;
   /** The warm pool, when the controller has one. */
@@ -158,15 +165,16 @@ export class Controller {
     else await client.ping();
     const image = await ensureImage(client, logger, { onProgress: options.onProgress });
     const state = options.stateFile ? new StateStore(options.stateFile) : undefined;
-    if (options.reapOrphansOnStart) {
-      // Orphans: made by a controller that is gone, and not listed in this controller's state.
+    // Orphans: made by a controller that is gone, and not listed in this controller's state.
+    const reap = async () => {
       const reaped = await reapOrphans(client, (labels) => {
         const environmentId = labels[LABEL_ENVIRONMENT] ?? '';
         return !state?.hasEnvironment(environmentId) && ownerGone(labels);
       });
       if (reaped.containers.length + reaped.volumes.length + reaped.networks.length > 0)
         logger.info(reaped, 'removed orphans of dead controllers');
-    }
+    };
+    if (options.reapOrphansOnStart) await reap();
     const controller = new Controller(
       client,
       logger,
@@ -178,6 +186,14 @@ export class Controller {
     );
     controller.egressSettings = options.egress;
     if (state) await controller.restore();
+    if (options.reapIntervalMs) {
+      controller.reaper = setInterval(() => {
+        reap().catch((error: unknown) =>
+          logger.warn({ error: (error as Error).message }, 'reaping orphans failed'),
+        );
+      }, options.reapIntervalMs);
+      controller.reaper.unref();
+    }
     return controller;
   }
 
@@ -344,6 +360,7 @@ export class Controller {
    * which no one was handed, are removed.
    */
   async detach(): Promise<void> {
+    clearInterval(this.reaper);
     await this.pool?.close();
     for (const environment of this.environments.values()) environment.detach();
     this.environments.clear();
@@ -352,6 +369,7 @@ export class Controller {
 
   /** Deletes every environment this controller made. */
   async close(): Promise<void> {
+    clearInterval(this.reaper);
     await this.pool?.close();
     const all = [...this.environments.keys()];
     await Promise.allSettled(all.map((id) => this.deleteEnvironment(id)));

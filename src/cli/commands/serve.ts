@@ -85,6 +85,7 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIo): Pro
     logger,
     hooks,
     reapOrphansOnStart: true,
+    reapIntervalMs: 10 * 60_000,
     ...(options.stateFile ? { stateFile: resolve(options.stateFile) } : {}),
     ...(poolSize > 0 ? { pool: { size: poolSize } } : {}),
   });

@@ -275,30 +275,39 @@ export class Controller {
       backgroundProcesses: options.backgroundProcesses ?? ENVIRONMENT_DEFAULTS.backgroundProcesses,
     };
     const vocabulary = options.vocabulary ?? DEFAULT_VOCABULARY;
-    // A networked environment is not kept across restarts: its secrets live only in this process.
-    if (!allowlist)
-      this.state?.saveEnvironment({
-        id: environmentId,
-        container_id: sandbox.containerId,
-        created: new Date().toISOString(),
-        settings: { ...settings, vocabulary, sandbox: options.sandbox ?? null },
-        hooks_json:
-          sources.find((source) => source.area === 'agents' && source.path === 'hooks.json')
-            ?.content ?? null,
-        last_used: new Date().toISOString(),
-      });
-    const environment = this.adopt(sandbox, gates, vocabulary, settings);
-    environment.recordEvent('created');
-    recordEgress = (record) => environment.recordEgress(record);
-    early.forEach(recordEgress);
-    if (this.hookRunner) {
-      const started = await this.hookRunner.onEnvironmentStart({
-        environmentId,
-        store: environment.store,
-      });
-      environment.recordLifecycle(started.records);
+    try {
+      // A networked environment is not kept across restarts: its secrets live only in this process.
+      if (!allowlist)
+        this.state?.saveEnvironment({
+          id: environmentId,
+          container_id: sandbox.containerId,
+          created: new Date().toISOString(),
+          settings: { ...settings, vocabulary, sandbox: options.sandbox ?? null },
+          hooks_json:
+            sources.find((source) => source.area === 'agents' && source.path === 'hooks.json')
+              ?.content ?? null,
+          last_used: new Date().toISOString(),
+        });
+      const environment = this.adopt(sandbox, gates, vocabulary, settings);
+      environment.recordEvent('created');
+      recordEgress = (record) => environment.recordEgress(record);
+      early.forEach(recordEgress);
+      if (this.hookRunner) {
+        const started = await this.hookRunner.onEnvironmentStart({
+          environmentId,
+          store: environment.store,
+        });
+        environment.recordLifecycle(started.records);
+      }
+      return environment;
+    } catch (error) {
+      // Anything failing after the container exists (the audit log's folder, a lifecycle hook):
+      // remove what was made, then report the original error.
+      this.environments.delete(environmentId);
+      this.state?.deleteEnvironment(environmentId);
+      await sandbox.destroy().catch(() => {});
+      throw error;
     }
-    return environment;
   }
 
   /** Wraps a sandbox as a live environment of this controller. */

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -80,6 +80,23 @@ describe('environment lifecycle', () => {
     );
     expect(madeFor).toMatch(/^env_/);
     expect(resourcesOf(madeFor!)).toEqual({ containers: '', volumes: '' });
+  });
+
+  it('a failure after the sandbox is up (the audit log cannot be written) removes the container and volumes', async () => {
+    const home = join(mkdtempSync(join(tmpdir(), 'hookbox-')), 'a-file');
+    writeFileSync(home, 'not a folder');
+    const c = await Controller.start({ logger: createLogger({ level: 'silent' }), home });
+    const before = docker('ps', '-aq', '--filter', `label=dev.hookbox.controller=${c.identity.id}`);
+    await expect(c.createEnvironment({ vocabulary: '2026-05' })).rejects.toThrow(
+      /ENOTDIR|not a directory/,
+    );
+    expect(docker('ps', '-aq', '--filter', `label=dev.hookbox.controller=${c.identity.id}`)).toBe(
+      before,
+    );
+    expect(
+      docker('volume', 'ls', '-q', '--filter', `label=dev.hookbox.controller=${c.identity.id}`),
+    ).toBe('');
+    await c.close();
   });
 
   it('invalid sources and hooks.json are refused before any container is made', async () => {

@@ -390,10 +390,14 @@ describe('tool code runs unprivileged, apart from hooks and the agent', () => {
             /^\d+ (0|1001) \S+ (EPERM|ESRCH) (EPERM|ESRCH) (EACCES|EPERM|ENOENT|ESRCH) (EACCES|EPERM|ENOENT|ESRCH)$/,
           );
         const seen = log.map((line) => line.split(' ').slice(1, 3).join(' '));
-        expect(seen).toEqual(expect.arrayContaining(['0 tini', '0 python3', '1001 sleep']));
-        expect(log.find((line) => line.includes(' 1001 sleep '))).toMatch(
-          / EPERM EPERM EACCES EACCES$/,
-        );
+        expect(seen).toEqual(expect.arrayContaining(['0 tini', '0 python3']));
+        // The hook's processes (its sh, or the sleep it runs: which one the attacker catches
+        // depends on timing) were seen, and every attempt on them was refused.
+        const hookLines = log.filter((line) => line.split(' ')[1] === '1001');
+        expect(hookLines.length).toBeGreaterThan(0);
+        // (Each line already matched the refusal pattern above; a process that ended between two
+        // attempts answers ESRCH.) At least one was caught alive and refused everything.
+        expect(hookLines.some((line) => / EPERM EPERM EACCES EACCES$/.test(line))).toBe(true);
       },
     );
   });

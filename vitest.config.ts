@@ -19,7 +19,7 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 180_000,
           // Two cores: a few files at a time keep container start-up from starving the hooks' timers.
-          maxWorkers: 3,
+          maxWorkers: 2,
           sequence: { groupOrder: 1 },
         },
       },

@@ -2,6 +2,22 @@
 
 import re
 
+# One-character escapes that echo -e, printf and bash's $'...' all know.
+CONTROL_ESCAPES = {
+    "a": "\a",
+    "b": "\b",
+    "e": "\x1b",
+    "E": "\x1b",
+    "f": "\f",
+    "n": "\n",
+    "r": "\r",
+    "t": "\t",
+    "v": "\v",
+    "\\": "\\",
+    '"': '"',
+    "'": "'",
+}
+
 _DIGITS = {
     "x": re.compile(r"[0-9a-fA-F]{1,2}"),
     "u": re.compile(r"[0-9a-fA-F]{1,4}"),

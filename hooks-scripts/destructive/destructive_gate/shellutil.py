@@ -4,7 +4,7 @@ state, a command's context, and small helpers on Vals and argv lists."""
 import re
 import shlex
 
-from .escapes import numeric_escape
+from .escapes import CONTROL_ESCAPES, numeric_escape
 from .values import EMPTY_VAL, Unknown, Val
 
 BIN_DIRS = frozenset({"/bin", "/usr/bin", "/sbin", "/usr/sbin", "/usr/local/bin", "/usr/local/sbin"})
@@ -218,20 +218,7 @@ def val_replace(val, token, item):
     return Val(parts, val.glob or item.glob)
 
 
-_ESC = {
-    "a": "\a",
-    "b": "\b",
-    "e": "\x1b",
-    "E": "\x1b",
-    "f": "\f",
-    "n": "\n",
-    "r": "\r",
-    "t": "\t",
-    "v": "\v",
-    "\\": "\\",
-    '"': '"',
-    "'": "'",
-}
+_ESC = CONTROL_ESCAPES
 
 
 def unescape(text, printf):

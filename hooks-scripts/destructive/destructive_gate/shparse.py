@@ -18,7 +18,7 @@ stray closing tokens are skipped.
 
 import re
 
-from .escapes import numeric_escape
+from .escapes import CONTROL_ESCAPES, numeric_escape
 
 _ASSIGN_RE = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?(\+?)=")
 _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -519,21 +519,8 @@ def _match_brace(src, i):
     return n
 
 
-_ANSI_SIMPLE = {
-    "a": "\a",
-    "b": "\b",
-    "e": "\x1b",
-    "E": "\x1b",
-    "f": "\f",
-    "n": "\n",
-    "r": "\r",
-    "t": "\t",
-    "v": "\v",
-    "\\": "\\",
-    "'": "'",
-    '"': '"',
-    "?": "?",
-}
+# $'...' also knows \\?.
+_ANSI_SIMPLE = {**CONTROL_ESCAPES, "?": "?"}
 
 
 def _ansi_c(src, i):

@@ -85,10 +85,12 @@ export async function runPreHooks(
   onRecord: (record: HookRecord) => void = () => {},
 ): Promise<PreHooksResult> {
   const records: HookRecord[] = [];
+  const handlers = matchingHandlers(config, 'pre_tool_execution', context.toolName);
+  if (handlers.length === 0) return { blocked: false, reason: null, records };
   const stdin = JSON.stringify(payload);
   const env = hookEnv('pre_tool_execution', context);
   let blockedBy: string | null | undefined;
-  for (const entry of matchingHandlers(config, 'pre_tool_execution', context.toolName)) {
+  for (const entry of handlers) {
     let record: HookRecord;
     if (blockedBy !== undefined) {
       record = {
@@ -125,9 +127,12 @@ export async function runPostHooks(
   onRecord: (record: HookRecord) => void = () => {},
 ): Promise<HookRecord[]> {
   const records: HookRecord[] = [];
+  const handlers = matchingHandlers(config, 'post_tool_execution', context.toolName);
+  // Most calls match no post hook: then the payload (which holds the whole result) is not serialised.
+  if (handlers.length === 0) return records;
   const stdin = JSON.stringify(payload);
   const env = hookEnv('post_tool_execution', context);
-  for (const entry of matchingHandlers(config, 'post_tool_execution', context.toolName)) {
+  for (const entry of handlers) {
     const run = await executor.run(entry.handler, stdin, env);
     const decision = decidePost(run, entry.handler);
     const record: HookRecord = {

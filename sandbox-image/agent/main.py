@@ -170,10 +170,6 @@ async def serve_one(line):
 async def main():
     drop_supplementary_groups()
     loop = asyncio.get_running_loop()
-    # pidfd watching needs no thread per child process (the default watcher starts one per spawn).
-    watcher = asyncio.PidfdChildWatcher()
-    watcher.attach_loop(loop)
-    asyncio.set_child_watcher(watcher)
     reader = asyncio.StreamReader(limit=MAX_REQUEST_BYTES)
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
     log(f"ready (pid {os.getpid()}, protocol {PROTOCOL_VERSION})")

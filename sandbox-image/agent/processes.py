@@ -46,14 +46,6 @@ class CappedBuffer:
         return b"".join(self.parts).decode("utf-8", errors="replace")
 
 
-async def drain(stream, buffer):
-    while True:
-        chunk = await stream.read(READ_CHUNK_BYTES)
-        if not chunk:
-            return
-        buffer.add(chunk)
-
-
 def kill_group(pid):
     try:
         os.killpg(pid, signal.SIGKILL)
@@ -61,16 +53,128 @@ def kill_group(pid):
         pass
 
 
-class _ExitProtocol(asyncio.SubprocessProtocol):
-    """Says when the process itself has exited. (asyncio's Process.wait() also waits for the pipes
-    to close, so a background child holding stdout would hold the call.)"""
+# Every command starts through this static helper, which drops root and execs the command (see
+# sandbox-image/spawn-as/spawn-as.c): posix_spawn never copies the agent's memory, where CPython's
+# own user switch has to fork() it.
+SPAWN_AS = "/opt/hookbox/bin/spawn-as"
+_UMASK = "022"
+_dev_null_fd = None
 
-    def __init__(self, loop):
+
+def _dev_null():
+    global _dev_null_fd
+    if _dev_null_fd is None:
+        _dev_null_fd = os.open(os.devnull, os.O_RDONLY | os.O_CLOEXEC)
+    return _dev_null_fd
+
+
+def _spawn(argv, user, cwd, env, stdin_fd, stdout_fd, stderr_fd):
+    """Starts argv (argv[0] an absolute path) as `user` in its own session; returns its pid."""
+    return os.posix_spawn(
+        SPAWN_AS,
+        [SPAWN_AS, str(user.uid), str(user.gid), cwd, _UMASK, *argv],
+        env,
+        file_actions=[
+            (os.POSIX_SPAWN_DUP2, stdin_fd, 0),
+            (os.POSIX_SPAWN_DUP2, stdout_fd, 1),
+            (os.POSIX_SPAWN_DUP2, stderr_fd, 2),
+        ],
+        # Its own session and process group, so a timeout can kill the whole tree at once.
+        # (spawn-as resets every signal to its default and unblocks them all.)
+        setsid=True,
+    )
+
+
+class _Child:
+    """Says when the process itself has exited, through a pidfd on the event loop. (Waiting for the
+    pipes to close instead would let a background child holding stdout hold the call.)"""
+
+    def __init__(self, loop, pid):
+        self.pid = pid
+        self.returncode = None
         self.exited = loop.create_future()
+        self._loop = loop
+        self._pidfd = os.pidfd_open(pid)
+        loop.add_reader(self._pidfd, self._reap)
 
-    def process_exited(self):
+    def _reap(self):
+        self._loop.remove_reader(self._pidfd)
+        os.close(self._pidfd)
+        _, status = os.waitpid(self.pid, 0)
+        self.returncode = os.waitstatus_to_exitcode(status)
         if not self.exited.done():
             self.exited.set_result(None)
+
+
+class _PipeReader:
+    """Reads a pipe into a CappedBuffer until end of file or close()."""
+
+    def __init__(self, loop, fd, buffer):
+        self.done = loop.create_future()
+        self._loop = loop
+        self._fd = fd
+        self._buffer = buffer
+        os.set_blocking(fd, False)
+        loop.add_reader(fd, self._on_readable)
+
+    def _on_readable(self):
+        try:
+            chunk = os.read(self._fd, READ_CHUNK_BYTES)
+        except BlockingIOError:
+            return
+        except OSError:
+            chunk = b""
+        if chunk:
+            # Past the cap the buffer drops what it gets, but the pipe is still drained, so the
+            # command never blocks on a full pipe.
+            self._buffer.add(chunk)
+        else:
+            self.close()
+
+    def close(self):
+        if self._fd is None:
+            return
+        self._loop.remove_reader(self._fd)
+        _close(self._fd)
+        self._fd = None
+        if not self.done.done():
+            self.done.set_result(None)
+
+
+class _PipeWriter:
+    """Writes `data` into a pipe without blocking the loop, then closes it (the command's EOF)."""
+
+    def __init__(self, loop, fd, data):
+        self._loop = loop
+        self._fd = fd
+        self._pending = memoryview(data)
+        self._waiting = False
+        os.set_blocking(fd, False)
+        self._on_writable()
+        if self._fd is not None:
+            self._waiting = True
+            loop.add_writer(fd, self._on_writable)
+
+    def _on_writable(self):
+        try:
+            written = os.write(self._fd, self._pending) if self._pending else 0
+        except BlockingIOError:
+            return
+        except OSError:
+            # A handler that does not read its stdin is allowed (BrokenPipeError).
+            self.close()
+            return
+        self._pending = self._pending[written:]
+        if not self._pending:
+            self.close()
+
+    def close(self):
+        if self._fd is None:
+            return
+        if self._waiting:
+            self._loop.remove_writer(self._fd)
+        _close(self._fd)
+        self._fd = None
 
 
 def _pipes():
@@ -78,27 +182,6 @@ def _pipes():
     # fsuid that made it, so the command may reopen its own stdout as /dev/stdout or /dev/fd/1
     # (root-owned pipes, mode 0600, would refuse it).
     return os.pipe(), os.pipe(), os.pipe()
-
-
-async def _reader(loop, fd, buffer):
-    stream = asyncio.StreamReader(limit=READ_CHUNK_BYTES)
-    transport, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(stream), os.fdopen(fd, "rb", 0))
-    try:
-        await drain(stream, buffer)
-    finally:
-        transport.close()
-
-
-async def _feed(loop, pipe, data):
-    transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, pipe)
-    writer = asyncio.StreamWriter(transport, protocol, None, loop)
-    try:
-        writer.write(data)
-        await writer.drain()
-    except (BrokenPipeError, ConnectionResetError):
-        pass  # a handler that does not read its stdin is allowed
-    finally:
-        transport.close()
 
 
 def _close(*fds):
@@ -109,83 +192,76 @@ def _close(*fds):
             pass
 
 
+async def _wait(future, timeout_seconds):
+    """True if `future` finished within the timeout (it is never cancelled)."""
+    if future.done():
+        return True
+    try:
+        await asyncio.wait_for(asyncio.shield(future), timeout_seconds)
+        return True
+    except asyncio.TimeoutError:
+        return False
+
+
 async def run(argv, *, user, cwd, env, stdin_data, timeout_ms, output_cap_bytes, sweep_user_after):
     """Runs argv as `user`. With `sweep_user_after`, every process of the user still alive when the
     command ends (or times out) is killed; otherwise only the command's own process group is."""
     started = time.monotonic()
     loop = asyncio.get_running_loop()
     (in_read, in_write), (out_read, out_write), (err_read, err_write) = await loop.run_in_executor(filesystem_executor(user), _pipes)
-
-    def spawn():
-        return loop.subprocess_exec(
-            lambda: _ExitProtocol(loop),
-            *argv,
-            stdin=in_read if stdin_data is not None else asyncio.subprocess.DEVNULL,
-            stdout=out_write,
-            stderr=err_write,
-            cwd=cwd,
-            env=env,
-            user=user.uid,
-            group=user.gid,
-            extra_groups=[],
-            # Its own session and process group, so a timeout can kill the whole tree at once.
-            start_new_session=True,
-            umask=0o022,
-        )
-
+    stdin_fd = in_read if stdin_data is not None else _dev_null()
     try:
         try:
-            transport, protocol = await spawn()
+            pid = _spawn(argv, user, cwd, env, stdin_fd, out_write, err_write)
         except BlockingIOError:
             # The pid limit is exhausted (a fork bomb left behind): clear the user's processes, retry once.
             await kill_user_processes(user)
-            transport, protocol = await spawn()
+            pid = _spawn(argv, user, cwd, env, stdin_fd, out_write, err_write)
     except BaseException:
         _close(in_read, in_write, out_read, out_write, err_read, err_write)
         raise
     # The child has its ends; ours are the others.
     _close(in_read, out_write, err_write)
-    pid = transport.get_pid()
+    try:
+        child = _Child(loop, pid)
+    except BaseException:
+        kill_group(pid)
+        os.waitpid(pid, 0)
+        _close(in_write, out_read, err_read)
+        raise
     stdout = CappedBuffer(output_cap_bytes)
     stderr = CappedBuffer(output_cap_bytes)
-    readers = asyncio.gather(_reader(loop, out_read, stdout), _reader(loop, err_read, stderr))
+    pipe_readers = (_PipeReader(loop, out_read, stdout), _PipeReader(loop, err_read, stderr))
+    readers = asyncio.gather(*(reader.done for reader in pipe_readers))
     if stdin_data is not None:
-        # A file object now, so the descriptor is closed even if the feeder never gets to run.
-        feeder = asyncio.ensure_future(_feed(loop, os.fdopen(in_write, "wb", 0), stdin_data))
+        feeder = _PipeWriter(loop, in_write, stdin_data)
     else:
         _close(in_write)
         feeder = None
 
     timed_out = False
     try:
-        await asyncio.wait_for(asyncio.shield(protocol.exited), timeout_ms / 1000)
-    except asyncio.TimeoutError:
-        timed_out = True
-        kill_group(pid)
-        if sweep_user_after:
-            await kill_user_processes(user)
-        await protocol.exited
-    try:
-        await asyncio.wait_for(asyncio.shield(readers), PIPE_GRACE_SECONDS)
-    except asyncio.TimeoutError:
-        # Children still hold the pipes. Under the sweep they die with every process of the user;
-        # background processes that are allowed to live keep running, and we stop reading them.
-        if sweep_user_after:
+        if not await _wait(child.exited, timeout_ms / 1000):
+            timed_out = True
             kill_group(pid)
+            if sweep_user_after:
+                await kill_user_processes(user)
+            await child.exited
+        if not await _wait(readers, PIPE_GRACE_SECONDS):
+            # Children still hold the pipes. Under the sweep they die with every process of the user;
+            # background processes that are allowed to live keep running, and we stop reading them.
+            if sweep_user_after:
+                kill_group(pid)
+                await kill_user_processes(user)
+                await _wait(readers, 1)
+        elif sweep_user_after:
             await kill_user_processes(user)
-            try:
-                await asyncio.wait_for(asyncio.shield(readers), 1)
-            except asyncio.TimeoutError:
-                readers.cancel()
-        else:
-            readers.cancel()
-    else:
-        if sweep_user_after:
-            await kill_user_processes(user)
-    if feeder is not None:
-        feeder.cancel()
-    transport.close()
-    code = transport.get_returncode()
+    finally:
+        for reader in pipe_readers:
+            reader.close()
+        if feeder is not None:
+            feeder.close()
+    code = child.returncode
     signal_number = -code if code < 0 else None
     return RunResult(
         exit_code=128 + signal_number if signal_number else code,

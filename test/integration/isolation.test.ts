@@ -335,6 +335,26 @@ describe('tool code runs unprivileged, apart from hooks and the agent', () => {
     );
   });
 
+  it('inherits from the agent only stdio, default signals, umask 022 and a session of its own', async () => {
+    const result = await run(
+      env,
+      // `cat` shows what any command gets; `ls` lists its own descriptors (3 is the listing itself).
+      'grep -E "^(SigBlk|SigIgn|Groups):" /proc/self/status; ls /proc/self/fd | tr "\\n" " "; echo; umask; ' +
+        'ps -o sid= -o pgid= -p $$; echo $$; yes | head -c 1 >/dev/null; echo "pipe ${PIPESTATUS[0]}"',
+    );
+    const [groups, sigBlk, sigIgn, fds, umask, sidPgid, shellPid, pipe] = result.stdout
+      .trim()
+      .split('\n');
+    expect(groups!.trim()).toBe('Groups:');
+    expect(sigBlk).toBe('SigBlk:\t0000000000000000');
+    expect(sigIgn).toBe('SigIgn:\t0000000000000000');
+    expect(fds!.trim()).toBe('0 1 2 3');
+    expect(umask).toBe('0022');
+    expect(sidPgid!.trim().split(/\s+/)).toEqual([shellPid, shellPid]);
+    // SIGPIPE at its default: `yes` dies of it (128 + 13) instead of failing a write.
+    expect(pipe).toBe('pipe 141');
+  });
+
   it('hooks run as another unprivileged uid', async () => {
     const outcome = await env.call(bash('echo MARK_UID'));
     expect(outcome.blocked).toBe(true);

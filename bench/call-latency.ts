@@ -12,6 +12,8 @@ const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
 // The CLI baseline is slow (a client process per call): fewer samples keep the run short.
 const CLI_ITERATIONS = Math.min(ITERATIONS, 50);
 const WARMUP = 20;
+// Issue 2's bar: printed as a verdict, never asserted (timings are not test assertions).
+const TARGET_RATIO = 20;
 
 function percentile(samples: number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -114,6 +116,10 @@ try {
   );
   console.log(
     `overhead beyond the gate process itself:      ${(oneGate.p50 - noHooks.p50 - gateCost).toFixed(2)} ms`,
+  );
+  const ratio = cli.p50 / noHooks.p50;
+  console.log(
+    `\ntarget, no-hook call at least ${TARGET_RATIO}× faster than per-call docker exec: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'} (${ratio.toFixed(1)}×)`,
   );
 } finally {
   await controller.close();

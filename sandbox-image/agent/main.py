@@ -83,13 +83,35 @@ LANGUAGES = {
     "sh": ["/bin/sh", "-c"],
     "python": ["/usr/bin/python3", "-c"],
 }
+# The kernel refuses a single argument of 128 KiB or more (MAX_ARG_STRLEN, counting its NUL). Longer
+# code reaches the interpreter on descriptor 3 instead: bash and sh run it as a script file ($0 is
+# /dev/fd/3); Python compiles it as `-c` would (sys.path[0] stays the cwd, the file name "<string>").
+LONGEST_ARGUMENT_BYTES = 128 * 1024 - 1
+FROM_DESCRIPTOR_3 = {
+    "bash": ["/bin/bash", "/dev/fd/3"],
+    "sh": ["/bin/sh", "/dev/fd/3"],
+    "python": [
+        "/usr/bin/python3",
+        "-c",
+        'exec(compile(open(3, encoding="utf-8", errors="surrogateescape").read(), "<string>", "exec"))',
+    ],
+}
+
+
+def code_command(language, code):
+    """The argv that runs `code`, and the script to hand over on descriptor 3 (None: in argv)."""
+    encoded = os.fsencode(code)
+    if len(encoded) <= LONGEST_ARGUMENT_BYTES:
+        return LANGUAGES[language] + [code], None
+    return FROM_DESCRIPTOR_3[language], encoded
 
 
 async def run_code(request):
-    argv = LANGUAGES[request["language"]] + [request["code"]]
+    argv, script = code_command(request["language"], request["code"])
     await files.ensure_tool_tmpdir()
     result = await processes.run(
         argv,
+        script=script,
         user=TOOL,
         cwd=WORKSPACE,
         env=tool_environment(),

@@ -68,17 +68,14 @@ def _dev_null():
     return _dev_null_fd
 
 
-def _spawn(argv, user, cwd, env, stdin_fd, stdout_fd, stderr_fd):
+def _spawn(argv, user, cwd, env, stdio_fds, script_fd):
     """Starts argv (argv[0] an absolute path) as `user` in its own session; returns its pid."""
+    given = [*stdio_fds] if script_fd is None else [*stdio_fds, script_fd]
     return os.posix_spawn(
         SPAWN_AS,
-        [SPAWN_AS, str(user.uid), str(user.gid), cwd, _UMASK, *argv],
+        [SPAWN_AS, str(user.uid), str(user.gid), cwd, _UMASK, str(len(given)), *argv],
         env,
-        file_actions=[
-            (os.POSIX_SPAWN_DUP2, stdin_fd, 0),
-            (os.POSIX_SPAWN_DUP2, stdout_fd, 1),
-            (os.POSIX_SPAWN_DUP2, stderr_fd, 2),
-        ],
+        file_actions=[(os.POSIX_SPAWN_DUP2, fd, target) for target, fd in enumerate(given)],
         # Its own session and process group, so a timeout can kill the whole tree at once.
         # (spawn-as resets every signal to its default and unblocks them all.)
         setsid=True,
@@ -203,23 +200,40 @@ async def _wait(future, timeout_seconds):
         return False
 
 
-async def run(argv, *, user, cwd, env, stdin_data, timeout_ms, output_cap_bytes, sweep_user_after):
+def _script_file(script):
+    """A memory file holding `script`, to be the command's descriptor 3."""
+    fd = os.memfd_create("hookbox-script", os.MFD_CLOEXEC)
+    view = memoryview(script)
+    while view:
+        view = view[os.write(fd, view) :]
+    os.lseek(fd, 0, os.SEEK_SET)
+    return fd
+
+
+async def run(argv, *, user, cwd, env, stdin_data, timeout_ms, output_cap_bytes, sweep_user_after, script=None):
     """Runs argv as `user`. With `sweep_user_after`, every process of the user still alive when the
-    command ends (or times out) is killed; otherwise only the command's own process group is."""
+    command ends (or times out) is killed; otherwise only the command's own process group is.
+    `script` (bytes), when given, is readable by the command on descriptor 3 (/dev/fd/3)."""
     started = time.monotonic()
     loop = asyncio.get_running_loop()
     (in_read, in_write), (out_read, out_write), (err_read, err_write) = await loop.run_in_executor(filesystem_executor(user), _pipes)
-    stdin_fd = in_read if stdin_data is not None else _dev_null()
+    stdio_fds = (in_read if stdin_data is not None else _dev_null(), out_write, err_write)
+    script_fd = None
     try:
+        if script is not None:
+            script_fd = _script_file(script)
         try:
-            pid = _spawn(argv, user, cwd, env, stdin_fd, out_write, err_write)
+            pid = _spawn(argv, user, cwd, env, stdio_fds, script_fd)
         except BlockingIOError:
             # The pid limit is exhausted (a fork bomb left behind): clear the user's processes, retry once.
             await kill_user_processes(user)
-            pid = _spawn(argv, user, cwd, env, stdin_fd, out_write, err_write)
+            pid = _spawn(argv, user, cwd, env, stdio_fds, script_fd)
     except BaseException:
         _close(in_read, in_write, out_read, out_write, err_read, err_write)
         raise
+    finally:
+        if script_fd is not None:
+            _close(script_fd)
     # The child has its ends; ours are the others.
     _close(in_read, out_write, err_write)
     try:

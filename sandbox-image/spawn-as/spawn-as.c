@@ -2,7 +2,10 @@
  * spawn-as: the last step between the sandbox agent (root) and a command that must run as an
  * unprivileged user.
  *
- *   spawn-as UID GID CWD UMASK PROGRAM [ARG...]
+ *   spawn-as UID GID CWD UMASK FDS PROGRAM [ARG...]
+ *
+ * PROGRAM is an absolute path (no PATH search). The command keeps descriptors 0 to FDS-1 (3: its
+ * stdio; 4 when the agent hands it a script on descriptor 3) and nothing else.
  *
  * The agent starts it with posix_spawn (vfork-like, the agent's memory is never copied) and it
  * drops root with raw set*id calls before exec'ing PROGRAM. CPython can only switch the user of a
@@ -62,8 +65,9 @@ static void reset_signals(void) {
 int main(int argc, char **argv) {
     unsigned long uid, gid, mask;
     char *end;
-    if (argc < 6) {
-        fprintf(stderr, "usage: spawn-as UID GID CWD UMASK PROGRAM [ARG...]\n");
+    unsigned long fds;
+    if (argc < 7) {
+        fprintf(stderr, "usage: spawn-as UID GID CWD UMASK FDS PROGRAM [ARG...]\n");
         return 126;
     }
     /* Never a way back to root: the agent only ever asks for its two unprivileged users. */
@@ -77,8 +81,12 @@ int main(int argc, char **argv) {
         fprintf(stderr, "hookbox spawn-as: bad umask %s\n", argv[4]);
         return 126;
     }
-    /* Only 0, 1 and 2 are the command's; the agent's own descriptors are close-on-exec already. */
-    syscall(SYS_close_range, 3, ~0U, 0);
+    if (parse_id(argv[5], 64, &fds) != 0 || fds < 3) {
+        fprintf(stderr, "hookbox spawn-as: bad descriptor count %s\n", argv[5]);
+        return 126;
+    }
+    /* Only these are the command's; the agent's own descriptors are close-on-exec already. */
+    syscall(SYS_close_range, (unsigned)fds, ~0U, 0);
     reset_signals();
     if (setgroups(0, NULL) != 0) return fail(126, "setgroups", "[]");
     if (setresgid(gid, gid, gid) != 0) return fail(126, "setresgid", argv[2]);
@@ -90,6 +98,6 @@ int main(int argc, char **argv) {
     umask((mode_t)mask);
     /* After the switch, so the command's user must be allowed to enter it. */
     if (chdir(argv[3]) != 0) return fail(126, "chdir", argv[3]);
-    execv(argv[5], argv + 5);
-    return fail(127, "exec", argv[5]);
+    execv(argv[6], argv + 6);
+    return fail(127, "exec", argv[6]);
 }

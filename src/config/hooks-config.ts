@@ -62,12 +62,18 @@ const onErrorSchema = z
   .enum(['allow', 'deny'], { error: 'on_error must be "allow" or "deny"' })
   .default('allow');
 
+/** A command runs as `/bin/sh -c COMMAND`; Linux refuses one argument of 128 KiB (with its NUL). */
+const LONGEST_COMMAND_BYTES = 128 * 1024 - 1;
+
 const commandHandlerSchema = z.strictObject({
   type: z.literal('command'),
   command: z
     .string({ error: 'command must be a string' })
     .trim()
-    .min(1, { error: 'command must not be empty' }),
+    .min(1, { error: 'command must not be empty' })
+    .refine((command) => Buffer.byteLength(command) <= LONGEST_COMMAND_BYTES, {
+      error: `command must be at most ${LONGEST_COMMAND_BYTES} bytes (the kernel's limit on one argument of /bin/sh -c); put longer logic in a script under .agents/`,
+    }),
   timeout: timeoutSchema,
   on_error: onErrorSchema,
 });

@@ -89,6 +89,18 @@ describe('hooks.json schema', () => {
     expect(problem!.path).toBe('g.pre_tool_execution[0].hooks[0].timeout');
   });
 
+  it('takes a command of up to 128 KiB - 1 bytes (one argument of /bin/sh -c) and refuses a longer one', () => {
+    const withCommand = (command: string) => ({
+      g: { pre_tool_execution: [{ hooks: [{ type: 'command', command }] }] },
+    });
+    // 'é' is two bytes: the limit is in bytes, not characters.
+    const longest = 'é'.repeat(65535) + 'x';
+    expect(safeParseHooksConfig(JSON.stringify(withCommand(longest))).success).toBe(true);
+    const [problem] = problemsOf(withCommand(longest + 'x'));
+    expect(problem!.path).toBe('g.pre_tool_execution[0].hooks[0].command');
+    expect(problem!.message).toMatch(/at most 131071 bytes.*script under \.agents/);
+  });
+
   it('accepts timeouts 1 and 600', () => {
     for (const timeout of [1, 600]) {
       expect(

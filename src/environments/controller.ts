@@ -12,6 +12,7 @@ import { ensureImage } from '../sandbox/image.js';
 import { parseNetworkOptions, type Allowlist } from '../network/allowlist.js';
 import type { EgressRecord } from '../network/egress-record.js';
 import { EnvironmentEgress, type EgressSettings } from '../network/environment-egress.js';
+import { removeStaleSocketFolders, socketRootOf } from '../network/socket-folders.js';
 import { Sandbox, volumeName, type ControllerIdentity } from '../sandbox/sandbox.js';
 import { z } from 'zod';
 import { DEFAULT_VOCABULARY, VOCABULARIES, type VocabularyId } from '../tools/registry.js';
@@ -22,7 +23,7 @@ import { ENVIRONMENT_DEFAULTS, type EnvironmentOptions } from './environment-opt
 import { StateStore } from '../state/state-store.js';
 import { parseHooksConfig } from '../config/hooks-config.js';
 import { LABEL_ENVIRONMENT } from '../sandbox/labels.js';
-import { ownerGone, reapOrphans } from './reaper.js';
+import { environmentsWithContainers, ownerGone, reapOrphans } from './reaper.js';
 import { WarmPool, type WarmPoolOptions } from './warm-pool.js';
 import { newControllerId, newEnvironmentId } from './ids.js';
 
@@ -165,20 +166,31 @@ export class Controller {
     else await client.ping();
     const image = await ensureImage(client, logger, { onProgress: options.onProgress });
     const state = options.stateFile ? new StateStore(options.stateFile) : undefined;
+    const home = options.home ?? hookboxHome();
     // Orphans: made by a controller that is gone, and not listed in this controller's state.
     const reap = async () => {
       const reaped = await reapOrphans(client, (labels) => {
         const environmentId = labels[LABEL_ENVIRONMENT] ?? '';
         return !state?.hasEnvironment(environmentId) && ownerGone(labels);
       });
-      if (reaped.containers.length + reaped.volumes.length + reaped.networks.length > 0)
-        logger.info(reaped, 'removed orphans of dead controllers');
+      const socketFolders = removeStaleSocketFolders(
+        socketRootOf(home, options.egress?.socketDir),
+        await environmentsWithContainers(client),
+      );
+      if (
+        reaped.containers.length +
+          reaped.volumes.length +
+          reaped.networks.length +
+          socketFolders.length >
+        0
+      )
+        logger.info({ ...reaped, socketFolders }, 'removed orphans of dead controllers');
     };
     if (options.reapOrphansOnStart) await reap();
     const controller = new Controller(
       client,
       logger,
-      options.home ?? hookboxHome(),
+      home,
       image,
       options.hooks ?? [],
       options.pool,

@@ -71,3 +71,9 @@ export async function reapOrphans(
   }
   return removed;
 }
+
+/** The environments that still have a container (running or not). */
+export async function environmentsWithContainers(client: ContainerClient): Promise<Set<string>> {
+  const containers = await client.listContainers([`${LABEL_MANAGED}=true`, LABEL_ENVIRONMENT]);
+  return new Set(containers.map((container) => container.labels[LABEL_ENVIRONMENT] ?? ''));
+}

@@ -12,6 +12,7 @@ import { addressInCidr, localInterfaceAddresses } from './addresses.js';
 import type { Allowlist } from './allowlist.js';
 import { EgressProxy, type EgressTesting, type Resolver } from './egress-proxy.js';
 import type { EgressRecord } from './egress-record.js';
+import { socketRootOf } from './socket-folders.js';
 
 /** How the controller runs egress proxies (ControllerOptions `egress`). */
 export interface EgressSettings {
@@ -156,7 +157,7 @@ export class EnvironmentEgress implements SandboxNetwork {
   }): Promise<EnvironmentEgress> {
     const { client, logger, controller, environmentId } = params;
     const settings = params.settings ?? {};
-    const socketRoot = settings.socketDir ?? join(params.home, 'egress');
+    const socketRoot = socketRootOf(params.home, settings.socketDir);
     const folder = join(socketRoot, environmentId);
     const socketPath = join(folder, 'proxy.sock');
     if (socketPath.length > MAX_SOCKET_PATH) {

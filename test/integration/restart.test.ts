@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -91,12 +91,19 @@ describe('a controller killed with kill -9, then restarted', () => {
     expect(execFileSync('docker', ['ps', '-aq', '--filter', filter]).toString().trim()).not.toBe(
       '',
     );
+    // What a networked environment leaves on the host when its controller dies: its proxy socket.
+    const socketFolder = join(dir, 'egress', environmentId);
+    mkdirSync(socketFolder, { recursive: true });
+    writeFileSync(join(socketFolder, 'proxy.sock'), '');
+    const twoMinutesAgo = new Date(Date.now() - 120_000);
+    utimesSync(socketFolder, twoMinutesAgo, twoMinutesAgo);
     const controller = await Controller.start({
       home: dir,
       logger: createLogger({ level: 'silent' }),
       reapOrphansOnStart: true,
     });
     await controller.close();
+    expect(existsSync(socketFolder)).toBe(false);
     expect(execFileSync('docker', ['ps', '-aq', '--filter', filter]).toString().trim()).toBe('');
     expect(
       execFileSync('docker', ['volume', 'ls', '-q', '--filter', filter]).toString().trim(),

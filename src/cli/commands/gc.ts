@@ -1,4 +1,6 @@
-import { reapOrphans } from '../../environments/reaper.js';
+import { environmentsWithContainers, reapOrphans } from '../../environments/reaper.js';
+import { removeStaleSocketFolders, socketRootOf } from '../../network/socket-folders.js';
+import { hookboxHome } from '../../paths.js';
 import { defaultLogger } from '../../record/logger.js';
 import { DockerContainerClient } from '../../sandbox/docker-container-client.js';
 import type { CliIo } from '../io.js';
@@ -13,12 +15,18 @@ export async function gcCommand(
 ): Promise<number> {
   const client = new DockerContainerClient(defaultLogger());
   const removed = await reapOrphans(client, options.all ? () => true : undefined);
-  if (options.json) io.stdout(JSON.stringify(removed, null, 2) + '\n');
+  const socketFolders = removeStaleSocketFolders(
+    socketRootOf(hookboxHome(), undefined),
+    await environmentsWithContainers(client),
+  );
+  if (options.json) io.stdout(JSON.stringify({ ...removed, socketFolders }, null, 2) + '\n');
   else {
     for (const container of removed.containers)
       io.stdout(`removed container ${container.name} (${container.environmentId})\n`);
     for (const volume of removed.volumes) io.stdout(`removed volume ${volume}\n`);
     for (const network of removed.networks) io.stdout(`removed network ${network}\n`);
+    for (const environmentId of socketFolders)
+      io.stdout(`removed egress socket folder of ${environmentId}\n`);
     io.stdout(
       `${removed.containers.length} container(s), ${removed.volumes.length} volume(s), ${removed.networks.length} network(s) removed\n`,
     );

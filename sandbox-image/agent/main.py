@@ -131,6 +131,7 @@ async def run_code(request):
 
 
 async def run_hook(request):
+    await processes.make_room_for_hook()
     result = await processes.run(
         ["/bin/sh", "-c", request["command"]],
         user=HOOK,

@@ -7,7 +7,7 @@ import signal
 import time
 from dataclasses import dataclass
 
-from users import filesystem_executor
+from users import TOOL, filesystem_executor
 
 READ_CHUNK_BYTES = 65536
 # After the main process exits, a background child may still hold its stdout; wait this long for
@@ -225,8 +225,12 @@ async def run(argv, *, user, cwd, env, stdin_data, timeout_ms, output_cap_bytes,
         try:
             pid = _spawn(argv, user, cwd, env, stdio_fds, script_fd)
         except BlockingIOError:
-            # The pid limit is exhausted (a fork bomb left behind): clear the user's processes, retry once.
-            await kill_user_processes(user)
+            # The pid limit is used up (a fork bomb, or background processes tool code may keep).
+            # Make room and retry once: the user's own processes, and always tool code's, even the
+            # background processes it was allowed. A gate that cannot start would let the call
+            # through (a failed handler allows), so tool code must never be able to stop one.
+            for victim in dict.fromkeys([user, TOOL]):
+                await kill_user_processes(victim)
             pid = _spawn(argv, user, cwd, env, stdio_fds, script_fd)
     except BaseException:
         _close(in_read, in_write, out_read, out_write, err_read, err_write)
@@ -286,6 +290,52 @@ async def run(argv, *, user, cwd, env, stdin_data, timeout_ms, output_cap_bytes,
         truncated=stdout.truncated or stderr.truncated,
         duration_ms=round((time.monotonic() - started) * 1000, 3),
     )
+
+
+# cgroup v1 (the container's own pids controller) and v2 layouts.
+_PID_COUNTERS = (
+    ("/sys/fs/cgroup/pids/pids.max", "/sys/fs/cgroup/pids/pids.current"),
+    ("/sys/fs/cgroup/pids.max", "/sys/fs/cgroup/pids.current"),
+)
+_pid_counter = None
+
+
+def _pid_limit():
+    """The container's pid limit (None: none) and the file that counts its pids; read once, as
+    the controller never changes a running container's limit."""
+    global _pid_counter
+    if _pid_counter is None:
+        _pid_counter = (None, None)
+        for limit_path, current_path in _PID_COUNTERS:
+            try:
+                with open(limit_path) as limit_file:
+                    text = limit_file.read().strip()
+            except OSError:
+                continue
+            _pid_counter = (None if text == "max" else int(text), current_path)
+            break
+    return _pid_counter
+
+
+async def make_room_for_hook():
+    """Kills tool code's processes when they leave a hook too few pids (a quarter of the limit,
+    8 to 32: enough to start a gate and its pipelines). Returns how many were killed.
+
+    Only possible with background processes (otherwise none outlive their call). A gate that
+    cannot start, or whose pipeline cannot fork, counts as a failed handler, which lets the call
+    through: tool code must not be able to switch gates off by using up the pid limit.
+    """
+    limit, current_path = _pid_limit()
+    if limit is None:
+        return 0
+    try:
+        with open(current_path) as current_file:
+            current = int(current_file.read())
+    except (OSError, ValueError):
+        return 0
+    if limit - current >= max(8, min(32, limit // 4)):
+        return 0
+    return await kill_user_processes(TOOL)
 
 
 def live_processes_of(user):

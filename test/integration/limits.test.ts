@@ -249,6 +249,35 @@ describe('background_processes: true', () => {
   });
 });
 
+describe('background_processes: true with the pid limit used up', () => {
+  const env = sharedEnvironment({
+    backgroundProcesses: true,
+    sandbox: { pidsLimit: 64 },
+    sources: GATED,
+  });
+  // Forks sleeping children until the kernel refuses, then exits: they keep every pid taken.
+  const FILL_PIDS = `python3 -c "
+import os, time
+for _ in range(1000):
+    try:
+        if os.fork() == 0:
+            os.closerange(0, 3)
+            time.sleep(600)
+            os._exit(0)
+    except OSError:
+        break
+"`;
+
+  it('a gate still runs (and blocks): tool processes are killed to make room for it', async () => {
+    await run(env(), FILL_PIDS);
+    const blocked = await env().call(bash('echo FORBIDDEN > /workspace/ran'));
+    expect(blocked.hooks.map((record) => record.outcome)).toEqual(['deny']);
+    expect([blocked.blocked, blocked.reason]).toEqual([true, 'forbidden word']);
+    await expectWorkingAndGated(env());
+    expect((await run(env(), 'ls /workspace/ran 2>&1; true')).stdout).toMatch(/No such file/);
+  });
+});
+
 describe('hook timeouts and hook leftovers', () => {
   const env = sharedEnvironment({
     sources: [

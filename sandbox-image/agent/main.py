@@ -131,18 +131,25 @@ async def run_code(request):
 
 
 async def run_hook(request):
-    await processes.make_room_for_hook()
-    result = await processes.run(
-        ["/bin/sh", "-c", request["command"]],
-        user=HOOK,
-        cwd=WORKSPACE,
-        env=hook_environment(request.get("env")),
-        stdin_data=request.get("stdin", "").encode(),
-        timeout_ms=request["timeout_ms"],
-        output_cap_bytes=request["output_cap_bytes"],
-        # Hooks run one at a time: nothing a hook leaves behind outlives it.
-        sweep_user_after=True,
-    )
+    # Tool processes still alive here are background processes the environment allows. They are
+    # stopped while the hook runs, so they can neither starve it of CPU until it times out nor use
+    # up the pids it needs (a failed gate allows), nor change files under it; then they go on.
+    paused = await processes.pause_user_processes(TOOL)
+    try:
+        await processes.make_room_for_hook()
+        result = await processes.run(
+            ["/bin/sh", "-c", request["command"]],
+            user=HOOK,
+            cwd=WORKSPACE,
+            env=hook_environment(request.get("env")),
+            stdin_data=request.get("stdin", "").encode(),
+            timeout_ms=request["timeout_ms"],
+            output_cap_bytes=request["output_cap_bytes"],
+            # Hooks run one at a time: nothing a hook leaves behind outlives it.
+            sweep_user_after=True,
+        )
+    finally:
+        processes.resume_processes(paused)
     return {
         "exit_code": result.exit_code,
         "signal": result.signal,

@@ -373,23 +373,35 @@ def _stopped_or_dead(pid):
     return state in (b"T", b"t", b"Z", b"X")
 
 
+async def pause_user_processes(user, rounds=200):
+    """Stops (SIGSTOP) every running process of `user`, round after round until none runs — a
+    stopped process cannot fork — and returns the pids it stopped (not those already stopped)."""
+    paused = {}
+    for _ in range(rounds):
+        running = [pid for pid in live_processes_of(user) if not _stopped_or_dead(pid)]
+        if not running:
+            break
+        _signal_all(running, signal.SIGSTOP)
+        paused.update(dict.fromkeys(running))
+        await asyncio.sleep(0)
+    return list(paused)
+
+
+def resume_processes(pids):
+    _signal_all(pids, signal.SIGCONT)
+
+
 async def kill_user_processes(user, rounds=200):
     """Kills every process of `user`; returns how many were alive at first.
 
     The agent (root, with CAP_KILL) signals them by pid, with no fork: under a fork bomb the pid
-    limit may leave no room for a helper process. First every process is stopped — a stopped
-    process cannot fork — round after round until none runs, then all are killed at once.
+    limit may leave no room for a helper process. First every process is stopped, then all are
+    killed at once.
     """
     first = live_processes_of(user)
     if not first:
         return 0
-    for _ in range(rounds):
-        pids = live_processes_of(user)
-        running = [pid for pid in pids if not _stopped_or_dead(pid)]
-        if not running:
-            break
-        _signal_all(running, signal.SIGSTOP)
-        await asyncio.sleep(0)
+    await pause_user_processes(user, rounds)
     for _ in range(rounds):
         pids = live_processes_of(user)
         if not pids:

@@ -278,6 +278,38 @@ for _ in range(1000):
   });
 });
 
+describe('background_processes: true, hooks and busy tool processes', () => {
+  // ~100 ms of CPU, then a deny: sharing one CPU with 40 busy loops it would need seconds.
+  const BUSY_GATE = `python3 -c "
+import json, sys
+payload = json.load(sys.stdin)
+sum(range(3_000_000))
+if 'FORBIDDEN' in json.dumps(payload):
+    print(json.dumps({'decision': 'deny', 'reason': 'busy gate'}))"`;
+  const env = sharedEnvironment({
+    backgroundProcesses: true,
+    sources: [
+      hooksJson({
+        gate: { pre_tool_execution: [rule('code_execution', { command: BUSY_GATE, timeout: 1 })] },
+      }),
+    ],
+  });
+  const SPIN = 'for i in $(seq 40); do (while :; do :; done) >/dev/null 2>&1 & done';
+  const STATES = `ps -u tool -o stat=,args= | grep -v -e ps -e grep | awk '{print substr($1, 1, 1)}' | sort | uniq -c | tr -s ' '`;
+
+  it('are stopped while a hook runs, so they cannot starve a gate into its timeout; then go on', async () => {
+    await run(env(), SPIN);
+    const blocked = await env().call(bash('echo FORBIDDEN'));
+    expect(blocked.hooks.map((record) => [record.outcome, record.reason])).toEqual([
+      ['deny', 'busy gate'],
+    ]);
+    // The 40 loops (and the subshells that run them) run again: none is left stopped.
+    const states = (await run(env(), STATES)).stdout;
+    expect(states).not.toMatch(/ T\b/);
+    expect(states).toMatch(/^ ?4\d R$/m);
+  });
+});
+
 describe('hook timeouts and hook leftovers', () => {
   const env = sharedEnvironment({
     sources: [

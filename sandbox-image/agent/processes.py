@@ -68,12 +68,18 @@ def _dev_null():
     return _dev_null_fd
 
 
+# When the container runs out of memory, the kernel kills the process with the highest score:
+# always tool code first, never a hook or the agent before it.
+_OOM_SCORE_ADJ = {TOOL.uid: "1000"}
+
+
 def _spawn(argv, user, cwd, env, stdio_fds, script_fd):
     """Starts argv (argv[0] an absolute path) as `user` in its own session; returns its pid."""
     given = [*stdio_fds] if script_fd is None else [*stdio_fds, script_fd]
+    oom_score_adj = _OOM_SCORE_ADJ.get(user.uid, "-")
     return os.posix_spawn(
         SPAWN_AS,
-        [SPAWN_AS, str(user.uid), str(user.gid), cwd, _UMASK, str(len(given)), *argv],
+        [SPAWN_AS, str(user.uid), str(user.gid), cwd, _UMASK, str(len(given)), oom_score_adj, *argv],
         env,
         file_actions=[(os.POSIX_SPAWN_DUP2, fd, target) for target, fd in enumerate(given)],
         # Its own session and process group, so a timeout can kill the whole tree at once.

@@ -2,10 +2,12 @@
  * spawn-as: the last step between the sandbox agent (root) and a command that must run as an
  * unprivileged user.
  *
- *   spawn-as UID GID CWD UMASK FDS PROGRAM [ARG...]
+ *   spawn-as UID GID CWD UMASK FDS OOM_SCORE_ADJ PROGRAM [ARG...]
  *
  * PROGRAM is an absolute path (no PATH search). The command keeps descriptors 0 to FDS-1 (3: its
- * stdio; 4 when the agent hands it a script on descriptor 3) and nothing else.
+ * stdio; 4 when the agent hands it a script on descriptor 3) and nothing else. OOM_SCORE_ADJ
+ * (-1000..1000, or "-" to inherit the agent's) is set while still root: once the user is switched,
+ * /proc/self is no longer the process's own to write.
  *
  * The agent starts it with posix_spawn (vfork-like, the agent's memory is never copied) and it
  * drops root with raw set*id calls before exec'ing PROGRAM. CPython can only switch the user of a
@@ -62,12 +64,28 @@ static void reset_signals(void) {
     syscall(SYS_rt_sigprocmask, SIG_SETMASK, zero, NULL, 8);
 }
 
+static int set_oom_score_adj(const char *text) {
+    char *end;
+    errno = 0;
+    long value = strtol(text, &end, 10);
+    if (errno != 0 || end == text || *end != '\0' || value < -1000 || value > 1000) {
+        fprintf(stderr, "hookbox spawn-as: bad oom_score_adj %s\n", text);
+        return -1;
+    }
+    FILE *file = fopen("/proc/self/oom_score_adj", "w");
+    if (file == NULL || fprintf(file, "%ld\n", value) < 0 || fclose(file) != 0) {
+        fail(126, "oom_score_adj", text);
+        return -1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv) {
     unsigned long uid, gid, mask;
     char *end;
     unsigned long fds;
-    if (argc < 7) {
-        fprintf(stderr, "usage: spawn-as UID GID CWD UMASK FDS PROGRAM [ARG...]\n");
+    if (argc < 8) {
+        fprintf(stderr, "usage: spawn-as UID GID CWD UMASK FDS OOM_SCORE_ADJ PROGRAM [ARG...]\n");
         return 126;
     }
     /* Never a way back to root: the agent only ever asks for its two unprivileged users. */
@@ -85,6 +103,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "hookbox spawn-as: bad descriptor count %s\n", argv[5]);
         return 126;
     }
+    if (strcmp(argv[6], "-") != 0 && set_oom_score_adj(argv[6]) != 0) return 126;
     /* Only these are the command's; the agent's own descriptors are close-on-exec already. */
     syscall(SYS_close_range, (unsigned)fds, ~0U, 0);
     reset_signals();
@@ -98,6 +117,6 @@ int main(int argc, char **argv) {
     umask((mode_t)mask);
     /* After the switch, so the command's user must be allowed to enter it. */
     if (chdir(argv[3]) != 0) return fail(126, "chdir", argv[3]);
-    execv(argv[6], argv + 6);
-    return fail(127, "exec", argv[6]);
+    execv(argv[7], argv + 7);
+    return fail(127, "exec", argv[7]);
 }

@@ -249,6 +249,38 @@ describe('background_processes: true', () => {
   });
 });
 
+describe('memory pressure', () => {
+  // 40 processes of ~15 MB each (python plus 6 MB touched) in a 128 MiB container: each is smaller
+  // than the sandbox agent, which the kernel's OOM killer would pick first by size alone.
+  const MEMORY_BOMB = `python3 -c "
+import os, time
+kids = []
+for _ in range(40):
+    pid = os.fork()
+    if pid == 0:
+        block = bytearray(6 * 1024 * 1024)
+        for i in range(0, len(block), 4096):
+            block[i] = 1
+        time.sleep(3)
+        os._exit(0)
+    kids.append(pid)
+for pid in kids:
+    os.waitpid(pid, 0)
+print('bomb done')"`;
+
+  it('kills tool processes, never the agent: the environment works and is gated after', async () => {
+    await withEnvironment(
+      controller,
+      { sandbox: { memoryMb: 128 }, sources: GATED, toolTimeoutMs: 30_000 },
+      async (squeezed) => {
+        const bombed = await squeezed.call(bash(MEMORY_BOMB));
+        expect(bombed.blocked).toBe(false);
+        await expectWorkingAndGated(squeezed);
+      },
+    );
+  });
+});
+
 describe('background_processes: true with the pid limit used up', () => {
   const env = sharedEnvironment({
     backgroundProcesses: true,

@@ -7,7 +7,7 @@ import signal
 import time
 from dataclasses import dataclass
 
-from users import TOOL, filesystem_executor
+from users import HOOK, TOOL, filesystem_executor
 
 READ_CHUNK_BYTES = 65536
 # After the main process exits, a background child may still hold its stdout; wait this long for
@@ -69,8 +69,8 @@ def _dev_null():
 
 
 # When the container runs out of memory, the kernel kills the process with the highest score:
-# always tool code first, never a hook or the agent before it.
-_OOM_SCORE_ADJ = {TOOL.uid: "1000"}
+# tool code first, then hooks (a hook that blows up fails as a hook), the agent last.
+_OOM_SCORE_ADJ = {TOOL.uid: "1000", HOOK.uid: "500"}
 
 
 def _spawn(argv, user, cwd, env, stdio_fds, script_fd):

@@ -357,14 +357,14 @@ describe('tool code runs unprivileged, apart from hooks and the agent', () => {
     expect(pipe).toBe('pipe 141');
   });
 
-  it('under memory pressure tool code is killed first: oom_score_adj 1000 for it, 0 for hooks and the agent', async () => {
+  it('under memory pressure tool code is killed first: oom_score_adj 1000 for it, 500 for hooks, 0 for the agent', async () => {
     const hook = `grep -q MARK_OOM && echo "{\\"decision\\":\\"deny\\",\\"reason\\":\\"$(cat /proc/self/oom_score_adj)\\"}"; exit 0`;
     await withEnvironment(
       controller,
       { sources: [hooksJson({ oom: { pre_tool_execution: [rule('*', hook)] } })] },
       async (isolated) => {
         const outcome = await isolated.call(bash('echo MARK_OOM'));
-        expect([outcome.blocked, outcome.reason]).toEqual([true, '0']);
+        expect([outcome.blocked, outcome.reason]).toEqual([true, '500']);
         const result = await run(
           isolated,
           'cat /proc/self/oom_score_adj; cat /proc/$(pgrep -u root -x python3)/oom_score_adj',

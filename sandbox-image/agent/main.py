@@ -9,6 +9,7 @@ Only the standard library: the image holds python3 and nothing else of Python's.
 """
 
 import asyncio
+import contextlib
 import json
 import os
 import sys
@@ -130,12 +131,21 @@ async def run_code(request):
     }
 
 
-async def run_hook(request):
-    # Tool processes still alive here are background processes the environment allows. They are
-    # stopped while the hook runs, so they can neither starve it of CPU until it times out nor use
-    # up the pids it needs (a failed gate allows), nor change files under it; then they go on.
+@contextlib.asynccontextmanager
+async def tool_code_paused():
+    """Tool processes still alive while a hook runs are background processes the environment
+    allows. They are stopped for the hook's run, so they can neither starve it (or the agent) of CPU
+    until it times out, nor use up the pids it needs (a failed gate allows), nor change files under
+    it; then they go on."""
     paused = await processes.pause_user_processes(TOOL)
     try:
+        yield
+    finally:
+        processes.resume_processes(paused)
+
+
+async def run_hook(request):
+    async with tool_code_paused():
         await processes.make_room_for_hook()
         result = await processes.run(
             ["/bin/sh", "-c", request["command"]],
@@ -148,8 +158,6 @@ async def run_hook(request):
             # Hooks run one at a time: nothing a hook leaves behind outlives it.
             sweep_user_after=True,
         )
-    finally:
-        processes.resume_processes(paused)
     return {
         "exit_code": result.exit_code,
         "signal": result.signal,
@@ -161,6 +169,11 @@ async def run_hook(request):
     }
 
 
+async def run_http_hook(request):
+    async with tool_code_paused():
+        return await http_hooks.run(request)
+
+
 async def handle(request):
     op = request.get("op")
     if op == "ping":
@@ -170,7 +183,7 @@ async def handle(request):
     if op == "run_hook":
         return await run_hook(request)
     if op == "http_hook":
-        return await http_hooks.run(request)
+        return await run_http_hook(request)
     if op == "file":
         return await files.run(request)
     if op == "file_2026_09":

@@ -79,32 +79,23 @@ def hook_environment(extra):
     return env
 
 
-LANGUAGES = {
-    "bash": ["/bin/bash", "-c"],
-    "sh": ["/bin/sh", "-c"],
-    "python": ["/usr/bin/python3", "-c"],
-}
+INTERPRETERS = {"bash": "/bin/bash", "sh": "/bin/sh", "python": "/usr/bin/python3"}
 # The kernel refuses a single argument of 128 KiB or more (MAX_ARG_STRLEN, counting its NUL). Longer
 # code reaches the interpreter on descriptor 3 instead: bash and sh run it as a script file ($0 is
 # /dev/fd/3); Python compiles it as `-c` would (sys.path[0] stays the cwd, the file name "<string>").
 LONGEST_ARGUMENT_BYTES = 128 * 1024 - 1
-FROM_DESCRIPTOR_3 = {
-    "bash": ["/bin/bash", "/dev/fd/3"],
-    "sh": ["/bin/sh", "/dev/fd/3"],
-    "python": [
-        "/usr/bin/python3",
-        "-c",
-        'exec(compile(open(3, encoding="utf-8", errors="surrogateescape").read(), "<string>", "exec"))',
-    ],
-}
+PYTHON_FROM_DESCRIPTOR_3 = 'exec(compile(open(3, encoding="utf-8", errors="surrogateescape").read(), "<string>", "exec"))'
 
 
 def code_command(language, code):
     """The argv that runs `code`, and the script to hand over on descriptor 3 (None: in argv)."""
+    interpreter = INTERPRETERS[language]
     encoded = os.fsencode(code)
     if len(encoded) <= LONGEST_ARGUMENT_BYTES:
-        return LANGUAGES[language] + [code], None
-    return FROM_DESCRIPTOR_3[language], encoded
+        return [interpreter, "-c", code], None
+    if language == "python":
+        return [interpreter, "-c", PYTHON_FROM_DESCRIPTOR_3], encoded
+    return [interpreter, "/dev/fd/3"], encoded
 
 
 async def run_code(request):

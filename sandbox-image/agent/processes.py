@@ -231,12 +231,9 @@ async def run(argv, *, user, cwd, env, stdin_data, timeout_ms, output_cap_bytes,
         try:
             pid = _spawn(argv, user, cwd, env, stdio_fds, script_fd)
         except BlockingIOError:
-            # The pid limit is used up (a fork bomb, or background processes tool code may keep).
-            # Make room and retry once: the user's own processes, and always tool code's, even the
-            # background processes it was allowed. A gate that cannot start would let the call
-            # through (a failed handler allows), so tool code must never be able to stop one.
-            for victim in dict.fromkeys([user, TOOL]):
-                await kill_user_processes(victim)
+            # The pid limit is used up (a fork bomb left behind): clear the user's processes, retry
+            # once. (Before a hook, make_room_for_hook has already cleared tool code's.)
+            await kill_user_processes(user)
             pid = _spawn(argv, user, cwd, env, stdio_fds, script_fd)
     except BaseException:
         _close(in_read, in_write, out_read, out_write, err_read, err_write)

@@ -12,7 +12,7 @@ import { ensureImage } from '../sandbox/image.js';
 import { parseNetworkOptions, type Allowlist } from '../network/allowlist.js';
 import type { EgressRecord } from '../network/egress-record.js';
 import { EnvironmentEgress, type EgressSettings } from '../network/environment-egress.js';
-import { removeStaleSocketFolders, socketRootOf } from '../network/socket-folders.js';
+import { socketRootOf } from '../network/socket-folders.js';
 import { Sandbox, volumeName, type ControllerIdentity } from '../sandbox/sandbox.js';
 import { z } from 'zod';
 import { DEFAULT_VOCABULARY, VOCABULARIES, type VocabularyId } from '../tools/registry.js';
@@ -23,7 +23,7 @@ import { ENVIRONMENT_DEFAULTS, type EnvironmentOptions } from './environment-opt
 import { StateStore } from '../state/state-store.js';
 import { parseHooksConfig } from '../config/hooks-config.js';
 import { LABEL_ENVIRONMENT } from '../sandbox/labels.js';
-import { environmentsWithContainers, ownerGone, reapOrphans } from './reaper.js';
+import { ownerGone, reapOrphans, reapSocketFolders } from './reaper.js';
 import { WarmPool, type WarmPoolOptions } from './warm-pool.js';
 import { newControllerId, newEnvironmentId } from './ids.js';
 
@@ -173,9 +173,9 @@ export class Controller {
         const environmentId = labels[LABEL_ENVIRONMENT] ?? '';
         return !state?.hasEnvironment(environmentId) && ownerGone(labels);
       });
-      const socketFolders = removeStaleSocketFolders(
+      const socketFolders = await reapSocketFolders(
+        client,
         socketRootOf(home, options.egress?.socketDir),
-        await environmentsWithContainers(client),
       );
       if (
         reaped.containers.length +

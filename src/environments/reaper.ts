@@ -1,3 +1,4 @@
+import { removeStaleSocketFolders } from '../network/socket-folders.js';
 import type { ContainerClient } from '../sandbox/container-client.js';
 import {
   LABEL_CONTROLLER_PID,
@@ -29,6 +30,9 @@ export function ownerGone(labels: Record<string, string>): boolean {
   return !processAlive(Number(labels[LABEL_CONTROLLER_PID]));
 }
 
+/** Only what belongs to an environment: the label filter also requires an environment label. */
+const ENVIRONMENT_RESOURCES = [`${LABEL_MANAGED}=true`, LABEL_ENVIRONMENT];
+
 export interface ReapResult {
   containers: { name: string; environmentId: string }[];
   volumes: string[];
@@ -46,9 +50,7 @@ export async function reapOrphans(
   isOrphan: (labels: Record<string, string>) => boolean = ownerGone,
 ): Promise<ReapResult> {
   const removed: ReapResult = { containers: [], volumes: [], networks: [] };
-  // Only what belongs to an environment: the label filter also requires an environment label.
-  const managed = [`${LABEL_MANAGED}=true`, LABEL_ENVIRONMENT];
-  for (const container of await client.listContainers(managed)) {
+  for (const container of await client.listContainers(ENVIRONMENT_RESOURCES)) {
     if (!isOrphan(container.labels)) continue;
     await client.removeContainer(container.id);
     removed.containers.push({
@@ -56,16 +58,14 @@ export async function reapOrphans(
       environmentId: container.labels[LABEL_ENVIRONMENT] ?? '?',
     });
   }
-  const live = new Set(
-    (await client.listContainers(managed)).map((container) => container.labels[LABEL_ENVIRONMENT]),
-  );
-  for (const volume of await client.listVolumes(managed)) {
-    if (live.has(volume.labels[LABEL_ENVIRONMENT]) || !isOrphan(volume.labels)) continue;
+  const live = await environmentsWithContainers(client);
+  for (const volume of await client.listVolumes(ENVIRONMENT_RESOURCES)) {
+    if (live.has(volume.labels[LABEL_ENVIRONMENT] ?? '') || !isOrphan(volume.labels)) continue;
     await client.removeVolume(volume.name);
     removed.volumes.push(volume.name);
   }
-  for (const network of await client.listNetworks(managed)) {
-    if (live.has(network.labels[LABEL_ENVIRONMENT]) || !isOrphan(network.labels)) continue;
+  for (const network of await client.listNetworks(ENVIRONMENT_RESOURCES)) {
+    if (live.has(network.labels[LABEL_ENVIRONMENT] ?? '') || !isOrphan(network.labels)) continue;
     await client.removeNetwork(network.id);
     removed.networks.push(network.name);
   }
@@ -73,7 +73,18 @@ export async function reapOrphans(
 }
 
 /** The environments that still have a container (running or not). */
-export async function environmentsWithContainers(client: ContainerClient): Promise<Set<string>> {
-  const containers = await client.listContainers([`${LABEL_MANAGED}=true`, LABEL_ENVIRONMENT]);
-  return new Set(containers.map((container) => container.labels[LABEL_ENVIRONMENT] ?? ''));
+async function environmentsWithContainers(client: ContainerClient): Promise<Set<string>> {
+  const containers = await client.listContainers(ENVIRONMENT_RESOURCES);
+  return new Set(containers.flatMap((container) => container.labels[LABEL_ENVIRONMENT] ?? []));
+}
+
+/**
+ * Removes the egress socket folders under `socketRoot` of environments that no container belongs to
+ * any more (a crashed controller leaves them); returns their environment ids.
+ */
+export async function reapSocketFolders(
+  client: ContainerClient,
+  socketRoot: string,
+): Promise<string[]> {
+  return removeStaleSocketFolders(socketRoot, await environmentsWithContainers(client));
 }

@@ -1,5 +1,5 @@
-import { environmentsWithContainers, reapOrphans } from '../../environments/reaper.js';
-import { removeStaleSocketFolders, socketRootOf } from '../../network/socket-folders.js';
+import { reapOrphans, reapSocketFolders } from '../../environments/reaper.js';
+import { socketRootOf } from '../../network/socket-folders.js';
 import { hookboxHome } from '../../paths.js';
 import { defaultLogger } from '../../record/logger.js';
 import { DockerContainerClient } from '../../sandbox/docker-container-client.js';
@@ -15,10 +15,7 @@ export async function gcCommand(
 ): Promise<number> {
   const client = new DockerContainerClient(defaultLogger());
   const removed = await reapOrphans(client, options.all ? () => true : undefined);
-  const socketFolders = removeStaleSocketFolders(
-    socketRootOf(hookboxHome(), undefined),
-    await environmentsWithContainers(client),
-  );
+  const socketFolders = await reapSocketFolders(client, socketRootOf(hookboxHome(), undefined));
   if (options.json) io.stdout(JSON.stringify({ ...removed, socketFolders }, null, 2) + '\n');
   else {
     for (const container of removed.containers)

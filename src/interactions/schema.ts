@@ -162,10 +162,24 @@ export const hookOutcomeSchema = z
     event: z.enum(['pre_tool_execution', 'post_tool_execution']),
     type: z.string().describe('`command`, `http`, or for controller hooks `policy` / `hook`.'),
     handler: z.string().describe('The command line, URL or hook name that ran.'),
-    outcome: z.enum(['allow', 'deny', 'error', 'timeout', 'unrecognized', 'skipped', 'ok']),
+    outcome: z.enum(['allow', 'deny', 'ask', 'error', 'timeout', 'unrecognized', 'skipped', 'ok']),
     reason: z.string().nullable(),
     exit_code: z.number().nullable(),
     duration_ms: z.number(),
+    dialect: z
+      .string()
+      .optional()
+      .describe('`claude-code` or `antigravity-cli` for a dialect group (docs/dialects.md).'),
+    raw_answer: z.string().optional().describe('The answer as the hook gave it (capped).'),
+    force: z.boolean().optional().describe('`force_ask`: no cached approval satisfies it.'),
+    updated_args: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('The arguments the hook rewrote the call into (`updatedInput`).'),
+    additional_context: z
+      .string()
+      .optional()
+      .describe('Text the hook added to what the model is shown (`additionalContext`).'),
   })
   .describe('One hook run (SPEC §8).');
 
@@ -213,6 +227,12 @@ const resultFields = {
     .string()
     .optional()
     .describe("The post payload's `error` text when the tool failed (SPEC §6)."),
+  additional_context: z
+    .array(z.string())
+    .optional()
+    .describe(
+      "Hooks' `additionalContext`: shown to the model after the result (docs/dialects.md).",
+    ),
   hooks: z.array(hookOutcomeSchema).describe('The post_tool_execution hook runs.'),
 };
 

@@ -336,6 +336,8 @@ export class Environment {
       ...(outcome.presented !== null && outcome.presented !== outcome.result
         ? { presented: outcome.presented }
         : {}),
+      ...(outcome.approval ? { approval: outcome.approval } : {}),
+      ...(outcome.additional_context ? { additional_context: outcome.additional_context } : {}),
     });
     return outcome;
   }

@@ -38,11 +38,22 @@ const toolCallItemSchema = z
   })
   .describe('A call of any built-in tool for the `scripted` agent to run, in input order.');
 
-export const INPUT_ITEM_TYPES = ['text', 'code_execution_call', 'tool_call'] as const;
+const approvalItemSchema = z
+  .strictObject({
+    type: z.literal('approval'),
+    call_id: z.string().describe('The call waiting for approval (`pending_approvals[].call_id`).'),
+    approve: z.boolean({ error: 'must be true or false' }),
+    reason: z.string().optional().describe('Why, for the record.'),
+  })
+  .describe(
+    'Answers a pending approval of the interaction named by `previous_interaction_id` (docs/dialects.md, "ask"): the call runs, or is blocked.',
+  );
+
+export const INPUT_ITEM_TYPES = ['text', 'code_execution_call', 'tool_call', 'approval'] as const;
 
 export const inputItemSchema = z.discriminatedUnion(
   'type',
-  [textItemSchema, codeExecutionCallItemSchema, toolCallItemSchema],
+  [textItemSchema, codeExecutionCallItemSchema, toolCallItemSchema, approvalItemSchema],
   {
     error: (issue) =>
       issue.code === 'invalid_union'
@@ -264,7 +275,32 @@ export const stepSchema = z.discriminatedUnion('type', [
   toolResultStepSchema,
 ]);
 
-export const INTERACTION_STATUSES = ['in_progress', 'completed', 'failed'] as const;
+export const INTERACTION_STATUSES = [
+  'in_progress',
+  'completed',
+  'failed',
+  'requires_action',
+] as const;
+
+export const pendingApprovalSchema = z
+  .object({
+    call_id: z.string(),
+    tool_call: z.object({ name: z.string(), args: z.record(z.string(), z.unknown()) }),
+    hooks: z
+      .array(
+        z.object({
+          group: z.string(),
+          handler: z.string(),
+          reason: z.string().nullable(),
+          force: z.boolean(),
+        }),
+      )
+      .describe('The hooks that answered `ask`.'),
+    reason: z.string(),
+    status: z.enum(['pending', 'approved', 'denied', 'expired']),
+    expires_at: z.string().describe('Unanswered by then, it counts as denied.'),
+  })
+  .describe('A call waiting for an approver (status `requires_action`).');
 
 export const interactionSchema = z
   .object({
@@ -284,6 +320,12 @@ export const interactionSchema = z
       .object({ code: z.string(), message: z.string() })
       .optional()
       .describe('Why the interaction failed (status "failed").'),
+    pending_approvals: z
+      .array(pendingApprovalSchema)
+      .optional()
+      .describe(
+        'Status `requires_action`: the calls waiting for an approver; continue with `previous_interaction_id` and `{"type": "approval", "call_id", "approve"}` items.',
+      ),
   })
   .describe('An interaction: its steps, in order, and the environment it ran in.');
 

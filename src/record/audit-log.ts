@@ -33,6 +33,10 @@ export type AuditEntry =
       result?: Record<string, unknown>;
       /** What the model was shown, when a controller hook changed it. */
       presented?: Record<string, unknown>;
+      /** Where the approval stood, when a hook answered `ask` (docs/dialects.md). */
+      approval?: { status: string; reason: string | null; expires_at?: string };
+      /** What hooks added to what the model was shown (`additionalContext`). */
+      additional_context?: string[];
     }
   | {
       kind: 'environment';

@@ -112,7 +112,8 @@ async function runRemote(
 
 async function runLocal(body: Record<string, unknown>, options: RunCommandOptions, io: CliIo) {
   const controller = await Controller.start();
-  const service = new InteractionService({ controller });
+  // Nobody can answer an `ask` here: it blocks ("approval required: …"; docs/dialects.md).
+  const service = new InteractionService({ controller, approver: false });
   try {
     const prepared = await service.prepare(body);
     const interaction = await service.run(prepared, options.json ? undefined : printer(io));

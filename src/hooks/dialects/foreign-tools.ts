@@ -152,11 +152,27 @@ export function toAntigravityCli(call: ToolCall): ForeignCall {
 const changed = (before: Args, after: Args, key: string) =>
   JSON.stringify(before[key]) !== JSON.stringify(after[key]);
 
+/** Fields of Claude Code's tool inputs that are strings (its tools' schemas). */
+const STRING_FIELDS = [
+  'command',
+  'file_path',
+  'content',
+  'old_string',
+  'new_string',
+  'path',
+  'pattern',
+];
+
 /**
  * A Claude Code `updatedInput` back in hookbox's arguments for `call`: only the fields the hook
  * changed are carried back; the rest of the call stays as it was.
  */
 export function fromClaudeCode(updated: Args, call: ToolCall): ToolCall | { error: string } {
+  for (const key of STRING_FIELDS)
+    if (key in updated && typeof updated[key] !== 'string')
+      return {
+        error: `updatedInput.${key} must be a string (got ${JSON.stringify(updated[key])})`,
+      };
   const shown = toClaudeCode(call).input;
   const input = { ...shown, ...updated };
   const a = call.args;

@@ -15,6 +15,7 @@ import {
   type HookDialect,
 } from '../../config/hooks-config.js';
 import { UserError } from '../../errors/index.js';
+import { FOREIGN_TOOL_NAMES } from '../dialects/foreign-tools.js';
 import { compileMatcher } from '../matcher.js';
 import { scriptsOf, type PathRoots } from './script-paths.js';
 
@@ -42,20 +43,6 @@ export interface ImportReport {
 
 /** Claude Code's timeout when a command hook names none (seconds). */
 const CLAUDE_DEFAULT_TIMEOUT_SECONDS = 60;
-
-/** Tool names of the dialects that hookbox tools map to (docs/dialects.md, mapping tables). */
-const MAPPED_TOOLS: Record<Exclude<HookDialect, 'gemini'>, string[]> = {
-  'claude-code': ['Bash', 'Read', 'Write', 'Edit', 'LS', 'Glob', 'Grep'],
-  'antigravity-cli': [
-    'run_command',
-    'view_file',
-    'write_to_file',
-    'replace_file_content',
-    'list_dir',
-    'find_by_name',
-    'grep_search',
-  ],
-};
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
@@ -244,10 +231,10 @@ export function importHooks(
           notCarried.push({ path: `${rulePath}.matcher`, what: compiled.message });
           return;
         }
-        if (!MAPPED_TOOLS[dialect].some((tool) => compiled.matcher.matches(tool)))
+        if (!FOREIGN_TOOL_NAMES[dialect].some((tool) => compiled.matcher.matches(tool)))
           notCarried.push({
             path: `${rulePath}.matcher`,
-            what: `matcher ${JSON.stringify(matcher)} names no tool hookbox offers (${MAPPED_TOOLS[dialect].join(', ')}); kept, it never fires`,
+            what: `matcher ${JSON.stringify(matcher)} names no tool hookbox offers (${FOREIGN_TOOL_NAMES[dialect].join(', ')}); kept, it never fires`,
           });
         const hooks: Json[] = [];
         rule.hooks.forEach((handler: unknown, h) => {

@@ -66,9 +66,12 @@ function printer(io: CliIo): (event: InteractionEvent) => void {
   };
 }
 
-/** Exit status of a finished interaction: 0 completed (blocked calls included), 1 failed. */
+/**
+ * Exit status of a finished interaction: 0 completed (blocked calls included) or waiting for an
+ * approval (`requires_action`, docs/dialects.md), 1 failed.
+ */
 const statusOf = (interaction: Interaction | undefined) =>
-  interaction?.status === 'completed' ? 0 : 1;
+  interaction?.status === 'completed' || interaction?.status === 'requires_action' ? 0 : 1;
 
 async function runRemote(
   body: Record<string, unknown>,

@@ -380,6 +380,21 @@ export class Environment {
     });
   }
 
+  /** Records an approver's answer to a call that waited (docs/dialects.md, "ask"). */
+  recordApproval(entry: {
+    call_id: string;
+    interaction_id: string;
+    status: 'approved' | 'denied' | 'expired';
+    reason: string | null;
+  }): void {
+    this.audit.append({
+      kind: 'approval',
+      at: new Date().toISOString(),
+      environment_id: this.id,
+      ...entry,
+    });
+  }
+
   /** Records controller lifecycle hook runs (environment and interaction start/end). */
   recordLifecycle(records: readonly LifecycleHookRecord[]): void {
     for (const record of records)

@@ -199,6 +199,8 @@ export async function settleApprovals(options: {
   approver: InteractionApprover;
   runCall(call: ToolCall, callId: string): Promise<unknown>;
   addBlocked(report: ToolCallReport): void;
+  /** The answer, for the environment's audit log. */
+  record(approval: PendingApproval, reason: string | null): void;
 }): Promise<void> {
   const items = approvalItemsOf(options.input);
   for (const approval of options.answered) {
@@ -206,15 +208,18 @@ export async function settleApprovals(options: {
     const now = current(approval);
     if (now.status === 'expired') {
       await options.store.put(now);
+      options.record(now, null);
       options.addBlocked(
         unapprovedReport(approval, `approval expired, so denied: ${approval.reason}`),
       );
     } else if (!item.approve) {
       await options.store.put({ ...approval, status: 'denied' });
+      options.record({ ...approval, status: 'denied' }, item.reason ?? null);
       const why = item.reason ? ` (${item.reason})` : '';
       options.addBlocked(unapprovedReport(approval, `approval denied${why}: ${approval.reason}`));
     } else {
       await options.store.put({ ...approval, status: 'approved' });
+      options.record({ ...approval, status: 'approved' }, item.reason ?? null);
       options.approver.approveOnce(approval.call_id);
       await options.runCall(approval.tool_call, approval.call_id);
     }

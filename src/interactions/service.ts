@@ -510,6 +510,13 @@ export class InteractionService {
           approver: approver ?? new InteractionApprover(this.approvals, this.approvalTtlMs),
           runCall: (call, callId) => callTool(call, callId),
           addBlocked: (report) => stepsOf(report).forEach(addStep),
+          record: (approval, reason) =>
+            environment.recordApproval({
+              call_id: approval.call_id,
+              interaction_id: approval.interaction_id,
+              status: approval.status as 'approved' | 'denied' | 'expired',
+              reason,
+            }),
         });
         await this.markAnswered(prepared);
         // A model needs text to go on: a continuation of approvals alone ends with their calls

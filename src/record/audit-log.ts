@@ -44,6 +44,16 @@ export type AuditEntry =
       environment_id: string;
       event: 'created' | 'reattached' | 'gates_replaced' | 'deleted';
       detail?: unknown;
+    }
+  | {
+      /** An approver's answer to a call that waited (docs/dialects.md, "ask"). */
+      kind: 'approval';
+      at: string;
+      environment_id: string;
+      call_id: string;
+      interaction_id: string;
+      status: 'approved' | 'denied' | 'expired';
+      reason: string | null;
     };
 
 export function auditLogPath(home: string, environmentId: string): string {

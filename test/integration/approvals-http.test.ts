@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Hookbox, HookboxApiError } from '../../src/client/index.js';
+import { auditLogPath, readAuditLog } from '../../src/record/audit-log.js';
 
 /**
  * `ask` over HTTP (docs/dialects.md, "ask"): an interaction pauses with `requires_action`, is
@@ -273,6 +274,18 @@ describe('ask over HTTP', () => {
         blocked: true,
         result: 'approval expired, so denied: needs a human: echo ask-too-late',
       });
+      // Every answer is in the environment's audit log, with the asking hook runs.
+      const log = readAuditLog(auditLogPath(dir, env));
+      expect(
+        log
+          .filter((entry) => entry.kind === 'approval')
+          .map((entry) => (entry as { status: string }).status),
+      ).toEqual(['approved', 'approved', 'denied', 'approved', 'expired']);
+      expect(
+        log.some(
+          (entry) => entry.kind === 'hook' && entry.outcome === 'ask' && entry.force === true,
+        ),
+      ).toBe(true);
       await client.environments.delete(env);
     } finally {
       second.kill('SIGTERM');

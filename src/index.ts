@@ -45,6 +45,11 @@ export {
 } from './config/hooks-config.js';
 export { compileMatcher, type ToolMatcher } from './hooks/matcher.js';
 export { decidePre, decidePost, type HandlerRun, type PreDecision } from './hooks/decision.js';
+// Hook dialects and `ask` (docs/dialects.md).
+export type { HookDialect } from './config/hooks-config.js';
+export type { Approver, ApprovalRequest, ApprovalState } from './environments/approvals.js';
+export { importHooks, type ImportReport } from './hooks/import/import-hooks.js';
+export type { ApprovalStore, PendingApproval } from './interactions/approval-store.js';
 export { readAuditLog, auditLogPath, type AuditEntry } from './record/audit-log.js';
 export type { HookRecord, HookOutcome, HookEvent, HookSource } from './record/types.js';
 export type { ToolCall, ToolResult } from './tools/types.js';

@@ -9,6 +9,10 @@ export function callJson(outcome: CallOutcome) {
     blocked: outcome.blocked,
     reason: outcome.reason,
     result: outcome.result,
+    // Extensions (docs/dialects.md): a rewrite's original, hooks' words for the model, an ask.
+    ...(outcome.original_args ? { original_args: outcome.original_args } : {}),
+    ...(outcome.additional_context ? { additional_context: outcome.additional_context } : {}),
+    ...(outcome.approval ? { approval: outcome.approval } : {}),
     hooks: outcome.hooks.map((hook) => ({
       group: hook.group,
       event: hook.event,
@@ -17,6 +21,13 @@ export function callJson(outcome: CallOutcome) {
       reason: hook.reason,
       exit_code: hook.exit_code,
       duration_ms: hook.duration_ms,
+      ...(hook.dialect === undefined ? {} : { dialect: hook.dialect }),
+      ...(hook.raw_answer === undefined ? {} : { raw_answer: hook.raw_answer }),
+      ...(hook.force === undefined ? {} : { force: hook.force }),
+      ...(hook.updated_args === undefined ? {} : { updated_args: hook.updated_args }),
+      ...(hook.additional_context === undefined
+        ? {}
+        : { additional_context: hook.additional_context }),
     })),
   };
 }

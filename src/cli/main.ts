@@ -4,6 +4,7 @@ import { callCommand } from './commands/call.js';
 import { demoCommand } from './commands/demo.js';
 import { doctorCommand } from './commands/doctor.js';
 import { gcCommand } from './commands/gc.js';
+import { hooksImportCommand } from './commands/hooks-import.js';
 import { imageBuildCommand } from './commands/image.js';
 import { runCommand } from './commands/run.js';
 import { controllerImageCommand, serveCommand } from './commands/serve.js';
@@ -60,6 +61,21 @@ function program(io: CliIo, setCode: (code: number) => void): Command {
     .option('--vocabulary <id>', 'check matchers against this tool vocabulary (2026-05, 2026-09)')
     .option('--json', 'print the findings as JSON')
     .action(async (path: string, options) => setCode(await validateCommand(path, options, io)));
+
+  root
+    .command('hooks')
+    .description('hook configs of other systems')
+    .command('import')
+    .description(
+      'turn a Claude Code settings file, a Claude Code plugin hooks/hooks.json or an Antigravity CLI hooks.json into DIR/.agents/hooks.json and copy the scripts it names (docs/dialects.md)',
+    )
+    .argument('<file>')
+    .requiredOption(
+      '--out <dir>',
+      'folder to write .agents/ into (then: hookbox call --sources DIR)',
+    )
+    .option('--json', 'print the report as JSON')
+    .action(async (file: string, options) => setCode(await hooksImportCommand(file, options, io)));
 
   root
     .command('doctor')

@@ -31,9 +31,26 @@ export interface HookRule {
   path: string;
 }
 
+/**
+ * Whose hook format a group speaks (docs/dialects.md): `gemini` (SPEC §4, the default), or a group
+ * with `"dialect": "claude-code"` / `"antigravity-cli"`, whose event keys, matcher tool names,
+ * payloads and answers are that system's.
+ */
+export type HookDialect = 'gemini' | 'claude-code' | 'antigravity-cli';
+
+export const DIALECTS = ['claude-code', 'antigravity-cli'] as const;
+
+/** The event keys of a dialect group, by hookbox event. */
+export const DIALECT_EVENT_KEYS = {
+  pre_tool_execution: 'PreToolUse',
+  post_tool_execution: 'PostToolUse',
+} as const;
+
 export interface HookGroup {
   name: string;
   enabled: boolean;
+  /** @default 'gemini' */
+  dialect: HookDialect;
   pre_tool_execution: HookRule[];
   post_tool_execution: HookRule[];
 }
@@ -112,9 +129,118 @@ const groupSchema = z.strictObject(
   { error: 'a group must be an object' },
 );
 
-const fileSchema = z.record(z.string(), groupSchema, {
+const fileSchema = z.record(z.string(), z.unknown(), {
   error: 'hooks.json must be a JSON object of groups',
 });
+
+const dialectGroupSchema = z.strictObject(
+  {
+    dialect: z.enum(DIALECTS),
+    enabled: z.boolean({ error: 'enabled must be true or false' }).default(true),
+    PreToolUse: z.array(ruleSchema, { error: 'PreToolUse must be an array of rules' }).default([]),
+    PostToolUse: z
+      .array(ruleSchema, { error: 'PostToolUse must be an array of rules' })
+      .default([]),
+  },
+  { error: 'a group must be an object' },
+);
+
+/** Events of Claude Code and Antigravity CLI that have no counterpart in hookbox (docs/dialects.md). */
+export const EVENTS_WITHOUT_COUNTERPART = [
+  'PermissionRequest',
+  'PermissionDenied',
+  'PostToolUseFailure',
+  'UserPromptSubmit',
+  'Notification',
+  'Stop',
+  'SubagentStart',
+  'SubagentStop',
+  'PreCompact',
+  'SessionStart',
+  'SessionEnd',
+  'Setup',
+  'PreInvocation',
+  'PostInvocation',
+];
+
+const GEMINI_EVENT_KEYS: Record<string, string> = {
+  pre_tool_execution: 'PreToolUse',
+  post_tool_execution: 'PostToolUse',
+};
+
+/** Clearer words for the keys a dialect mix-up produces than "unknown key". */
+function explainKey(
+  problem: HooksConfigProblem,
+  group: string,
+  dialect: HookDialect,
+): HooksConfigProblem {
+  const match = /^unknown key "([^"]+)"/.exec(problem.message);
+  if (!match || problem.path !== formatPath([group, match[1]!])) return problem;
+  const key = match[1]!;
+  if (dialect !== 'gemini' && GEMINI_EVENT_KEYS[key]) {
+    return {
+      path: problem.path,
+      message: `a "${dialect}" group uses that system's event names: ${GEMINI_EVENT_KEYS[key]}, not ${key} (or leave "dialect" out for the Gemini format)`,
+    };
+  }
+  if (dialect === 'gemini' && Object.values(GEMINI_EVENT_KEYS).includes(key)) {
+    return {
+      path: problem.path,
+      message: `${key} is an event of Claude Code and Antigravity CLI hooks: give the group "dialect": "claude-code" or "antigravity-cli", or use the Gemini event names pre_tool_execution / post_tool_execution`,
+    };
+  }
+  if (dialect !== 'gemini' && EVENTS_WITHOUT_COUNTERPART.includes(key)) {
+    return {
+      path: problem.path,
+      message: `hookbox has no counterpart of the ${key} event; a "${dialect}" group takes PreToolUse and PostToolUse`,
+    };
+  }
+  return problem;
+}
+
+type GroupInput = z.output<typeof groupSchema>;
+
+/** Parses one group in its dialect; problems carry the full JSON path. */
+function parseGroup(
+  name: string,
+  raw: unknown,
+  problems: HooksConfigProblem[],
+): { dialect: HookDialect; group: GroupInput } | undefined {
+  let dialect: HookDialect = 'gemini';
+  if (raw !== null && typeof raw === 'object' && !Array.isArray(raw) && 'dialect' in raw) {
+    const value = (raw as { dialect: unknown }).dialect;
+    if (!(DIALECTS as readonly unknown[]).includes(value)) {
+      problems.push({
+        path: formatPath([name, 'dialect']),
+        message: `unknown dialect ${JSON.stringify(value)}: must be ${DIALECTS.map((d) => JSON.stringify(d)).join(' or ')} (leave "dialect" out for the Gemini format)`,
+      });
+      return undefined;
+    }
+    dialect = value as HookDialect;
+  }
+  const schema = dialect === 'gemini' ? groupSchema : dialectGroupSchema;
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const known = knownKeysOf(schema);
+    problems.push(
+      ...parsed.error.issues
+        .map((issue) => ({ ...issue, path: [name, ...issue.path] }))
+        .flatMap((issue) => describeIssues([issue], (path) => known(path.slice(1))))
+        .map((problem) => explainKey(problem, name, dialect)),
+    );
+    return undefined;
+  }
+  if (dialect === 'gemini') return { dialect, group: parsed.data as GroupInput };
+  const data = parsed.data as z.output<typeof dialectGroupSchema>;
+  return {
+    dialect,
+    group: {
+      enabled: data.enabled,
+      pre_tool_execution: data.PreToolUse,
+      post_tool_execution: data.PostToolUse,
+    },
+  };
+}
 
 /** Keys that begin with `_` (such as `_comment`) are comments at every level. */
 function withoutComments(value: unknown): unknown {
@@ -156,10 +282,15 @@ export function safeParseHooksConfig(text: string): HooksConfigParse {
     };
 
   const problems: HooksConfigProblem[] = [];
-  const groups: HookGroup[] = Object.entries(parsed.data).map(([name, group]) => {
+  const groups: HookGroup[] = [];
+  for (const [name, raw] of Object.entries(parsed.data)) {
+    const parsedGroup = parseGroup(name, raw, problems);
+    if (!parsedGroup) continue;
+    const { dialect, group } = parsedGroup;
     const rules = (event: 'pre_tool_execution' | 'post_tool_execution'): HookRule[] =>
       group[event].map((rule, index) => {
-        const path = formatPath([name, event, index]);
+        const key = dialect === 'gemini' ? event : DIALECT_EVENT_KEYS[event];
+        const path = formatPath([name, key, index]);
         const compiled = compileMatcher(rule.matcher);
         if (!compiled.ok) problems.push({ path: `${path}.matcher`, message: compiled.message });
         return {
@@ -183,13 +314,14 @@ export function safeParseHooksConfig(text: string): HooksConfigParse {
           ),
         };
       });
-    return {
+    groups.push({
       name,
       enabled: group.enabled,
+      dialect,
       pre_tool_execution: rules('pre_tool_execution'),
       post_tool_execution: rules('post_tool_execution'),
-    };
-  });
+    });
+  }
   if (problems.length > 0) return { success: false, problems };
   return { success: true, config: { groups } };
 }

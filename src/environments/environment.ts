@@ -1,13 +1,8 @@
-import { EMPTY_HOOKS_CONFIG, parseHooksConfig, type HooksConfig } from '../config/hooks-config.js';
+import type { HooksConfig } from '../config/hooks-config.js';
 import type { PlacedSource } from '../config/sources.js';
 import { UserError } from '../errors/index.js';
 import type { HandlerRun } from '../hooks/decision.js';
-import {
-  runPostHooks,
-  runPreHooks,
-  type HandlerExecutor,
-  type HookCallContext,
-} from '../hooks/hook-engine.js';
+import { runPostHooks, type HandlerExecutor, type HookCallContext } from '../hooks/hook-engine.js';
 import type { Allowlist } from '../network/allowlist.js';
 import type { EgressRecord } from '../network/egress-record.js';
 import { EnvironmentEgress } from '../network/environment-egress.js';
@@ -22,7 +17,12 @@ import { SANDBOX_PATHS } from '../sandbox/sandbox-options.js';
 import { resolveToolCall, type VocabularyId } from '../tools/registry.js';
 import type { ToolRunSettings } from '../tools/tool-definition.js';
 import type { ToolCall, ToolResult } from '../tools/types.js';
+import type { ApprovalState, Approver } from './approvals.js';
 import { ENVIRONMENT_DEFAULTS } from './environment-options.js';
+import { runGates } from './gate-run.js';
+import { hooksConfigOf } from './hooks-config-of.js';
+
+export { hooksConfigOf };
 import { newCallId } from './ids.js';
 import { SerialQueue } from './serial-queue.js';
 
@@ -48,8 +48,12 @@ export interface CallOutcome {
   presented: ToolResult | null;
   /** True when the call was blocked or the tool failed (file error, non-zero exit, timeout). */
   is_error: boolean;
-  /** The arguments as the caller sent them, when a controller hook rewrote them. */
+  /** The arguments as the caller sent them, when a controller hook or `updatedInput` rewrote them. */
   original_args?: Record<string, unknown>;
+  /** Set when a pre hook answered `ask` (SPEC §11): where its approval stands. */
+  approval?: ApprovalState;
+  /** What hooks added to what the model is shown (`additionalContext`, docs/dialects.md). */
+  additional_context?: string[];
   /** Controller hooks first, then the sandbox's, in the order they ran. */
   hooks: HookRecord[];
 }
@@ -68,6 +72,10 @@ export interface CallOptions {
   interactionId?: string | null;
   /** The interaction's context store (a child of the environment's). */
   interactionStore?: ContextStore;
+  /** Settles `ask` answers; without one an `ask` blocks ("approval required: …"). */
+  approver?: Approver;
+  /** The call id to use (a call re-run after its approval keeps its id). @default a new one */
+  callId?: string;
 }
 
 /** A call failed (rather than merely wrote to stderr): a file error, a non-zero exit, a timeout. */
@@ -77,38 +85,6 @@ function failed(result: ToolResult): boolean {
     result.timed_out === true ||
     (typeof result.exit_code === 'number' && result.exit_code !== 0)
   );
-}
-
-/**
- * Reads the gates from the `.agents/hooks.json` source, if any (SPEC §4: none means no hooks). An
- * `http` handler is refused unless the environment's `network.allowlist` lets its host through: it
- * leaves the sandbox only through the egress proxy (SPEC §7), so it would otherwise never run.
- */
-export function hooksConfigOf(sources: PlacedSource[], allowlist?: Allowlist): HooksConfig {
-  const file = sources.find((source) => source.area === 'agents' && source.path === 'hooks.json');
-  if (!file) return EMPTY_HOOKS_CONFIG;
-  const config = parseHooksConfig(file.content);
-  for (const group of config.groups) {
-    for (const event of ['pre_tool_execution', 'post_tool_execution'] as const) {
-      group[event].forEach((rule) =>
-        rule.handlers.forEach((handler, index) => {
-          if (handler.type === 'http') {
-            const host = new URL(handler.url).hostname;
-            if (allowlist?.match(host)) return;
-            const field = `${rule.path}.hooks[${index}].url`;
-            throw new UserError(
-              'unsupported',
-              allowlist
-                ? `.agents/hooks.json: ${field}: "http" handlers need a network.allowlist that names ${host}, and this environment's allowlist does not; refused rather than silently never run`
-                : `.agents/hooks.json: ${field}: "http" handlers need a network.allowlist that names ${host} (SPEC §7), and this environment has no network; refused rather than silently never run`,
-              { details: { field } },
-            );
-          }
-        }),
-      );
-    }
-  }
-  return config;
 }
 
 /**
@@ -227,7 +203,7 @@ export class Environment {
     checked: ReturnType<typeof resolveToolCall>,
     options: CallOptions,
   ): Promise<CallOutcome> {
-    const callId = newCallId();
+    const callId = options.callId ?? newCallId();
     const record = (hook: HookRecord) => this.record(hook);
     const outcome: CallOutcome = {
       environment_id: this.id,
@@ -270,19 +246,36 @@ export class Environment {
         return this.finish({ ...outcome, blocked: true, reason, is_error: true });
       }
     }
-    const { tool, args } = resolved;
     const context: HookCallContext = {
       environmentId: this.id,
       callId,
-      toolName: tool.name,
+      toolName: resolved.tool.name,
       stateDir: SANDBOX_PATHS.stateDir,
     };
     const gates = this.gates;
-    const payload = { tool_call: call, environment_id: this.id };
-    const pre = await runPreHooks(gates, this.executor, payload, context, record);
+    const pre = await runGates({
+      gates,
+      executor: this.executor,
+      call,
+      resolved,
+      vocabulary: this.vocabulary,
+      context,
+      interactionId: options.interactionId ?? null,
+      approver: options.approver,
+      onRecord: record,
+    });
     outcome.hooks.push(...pre.records);
+    if (pre.approval) outcome.approval = pre.approval;
+    if (pre.additionalContext.length > 0) outcome.additional_context = pre.additionalContext;
+    if (pre.call !== call) {
+      // A dialect hook's updatedInput: the call runs rewritten, and the record keeps the original.
+      outcome.original_args ??= call.args;
+      call = pre.call;
+      outcome.tool_call = call;
+    }
     if (pre.blocked)
       return this.finish({ ...outcome, blocked: true, reason: pre.reason, is_error: true });
+    const { tool, args } = pre.resolved;
 
     const request = tool.request(args, this.settings);
     const answer = await this.sandbox.request<Record<string, unknown>>(
@@ -294,8 +287,14 @@ export class Environment {
     outcome.result = result;
     const error = tool.errorOf(result);
     if (error !== undefined) outcome.error = error;
-    const postPayload = { ...payload, ...(error === undefined ? {} : { error }), result };
-    outcome.hooks.push(...(await runPostHooks(gates, this.executor, postPayload, context, record)));
+    const postRun = { result, ...(error === undefined ? {} : { error }) };
+    const post = await runPostHooks(gates, this.executor, call, postRun, context, record);
+    outcome.hooks.push(...post.records);
+    if (post.additionalContext.length > 0)
+      outcome.additional_context = [
+        ...(outcome.additional_context ?? []),
+        ...post.additionalContext,
+      ];
 
     outcome.is_error = failed(result);
     outcome.presented = result;
@@ -337,6 +336,8 @@ export class Environment {
       ...(outcome.presented !== null && outcome.presented !== outcome.result
         ? { presented: outcome.presented }
         : {}),
+      ...(outcome.approval ? { approval: outcome.approval } : {}),
+      ...(outcome.additional_context ? { additional_context: outcome.additional_context } : {}),
     });
     return outcome;
   }
@@ -376,6 +377,21 @@ export class Environment {
       at: new Date().toISOString(),
       environment_id: this.id,
       event,
+    });
+  }
+
+  /** Records an approver's answer to a call that waited (docs/dialects.md, "ask"). */
+  recordApproval(entry: {
+    call_id: string;
+    interaction_id: string;
+    status: 'approved' | 'denied' | 'expired';
+    reason: string | null;
+  }): void {
+    this.audit.append({
+      kind: 'approval',
+      at: new Date().toISOString(),
+      environment_id: this.id,
+      ...entry,
     });
   }
 

@@ -19,17 +19,41 @@ export interface PreDecision {
   /** Whether the call is blocked: only an explicit deny, or a failure under `on_error: "deny"`. */
   blocks: boolean;
   reason: string | null;
+  /** For `ask`: true when no cached approval may satisfy it (Antigravity's `force_ask`). */
+  force?: boolean;
+  /** Rewritten arguments, in the hook's dialect (Claude Code's `updatedInput`). */
+  updatedInput?: Record<string, unknown>;
+  /** Text for the model (Claude Code's `additionalContext`). */
+  additionalContext?: string;
+  /** The answer as given, for the record (capped). */
+  rawAnswer?: string;
+}
+
+/** What a post hook came to: it cannot decide, but a dialect's hook may add text for the model. */
+export interface PostDecision {
+  outcome: 'ok' | 'error' | 'timeout';
+  reason: string | null;
+  additionalContext?: string;
+  rawAnswer?: string;
+}
+
+const RAW_ANSWER_CHARS = 2000;
+
+/** The answer as the record keeps it. */
+export function rawAnswerOf(text: string): string | undefined {
+  if (text === '') return undefined;
+  return text.length > RAW_ANSWER_CHARS ? `${text.slice(0, RAW_ANSWER_CHARS)}…` : text;
 }
 
 const DEFAULT_DENY_REASON = 'Blocked by a pre_tool_execution hook.';
 
-function tail(text: string, max = 300): string {
+export function tail(text: string, max = 300): string {
   const trimmed = text.trim();
   return trimmed.length > max ? `…${trimmed.slice(-max)}` : trimmed;
 }
 
 /** Why a run counts as failed, or undefined when it ran to completion (exit 0 / 2xx). */
-function failureOf(
+export function failureOf(
   run: HandlerRun,
   timeoutSeconds: number,
 ): { outcome: 'error' | 'timeout'; reason: string } | undefined {
@@ -92,6 +116,13 @@ export function decidePre(
         blocks: false,
         reason: typeof reason === 'string' ? reason : null,
       };
+    // SPEC §11: `ask` is a decision of its own; the approver (or its absence) settles it.
+    if (decision === 'ask')
+      return {
+        outcome: 'ask',
+        blocks: false,
+        reason: typeof reason === 'string' && reason !== '' ? reason : null,
+      };
   }
   const shown = tail(run.stdout, 120);
   const what = shown === '' ? 'empty output' : `output is not a decision: ${JSON.stringify(shown)}`;
@@ -102,11 +133,42 @@ export function decidePre(
   };
 }
 
-/** A post hook cannot decide anything: it ends `ok`, `error` or `timeout` (SPEC §6). */
-export function decidePost(
+/**
+ * The SPEC §6 reading of a run that is neither a failure nor a decision a dialect knows: it lets
+ * the call through, unless the handler says `on_error: "deny"`.
+ */
+export function undecided(
+  what: string,
+  handler: { onError: OnError },
+  outcome: 'unrecognized' | 'error' = 'unrecognized',
+): PreDecision {
+  const failClosed = handler.onError === 'deny';
+  return {
+    outcome,
+    blocks: failClosed,
+    reason: failClosed ? `${what}, and its on_error is "deny"` : what,
+  };
+}
+
+/** A failed run (crash, timeout, non-2xx), read as SPEC §6 says. */
+export function failedPre(
   run: HandlerRun,
-  handler: { timeoutSeconds: number },
-): { outcome: 'ok' | 'error' | 'timeout'; reason: string | null } {
+  handler: { onError: OnError; timeoutSeconds: number },
+): PreDecision | undefined {
+  const failure = failureOf(run, handler.timeoutSeconds);
+  if (!failure) return undefined;
+  const failClosed = handler.onError === 'deny';
+  return {
+    outcome: failure.outcome,
+    blocks: failClosed,
+    reason: failClosed
+      ? `hook failed (${failure.reason}) and its on_error is "deny"`
+      : failure.reason,
+  };
+}
+
+/** A post hook cannot decide anything: it ends `ok`, `error` or `timeout` (SPEC §6). */
+export function decidePost(run: HandlerRun, handler: { timeoutSeconds: number }): PostDecision {
   const failure = failureOf(run, handler.timeoutSeconds);
   return failure ?? { outcome: 'ok', reason: null };
 }

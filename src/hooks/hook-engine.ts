@@ -1,6 +1,8 @@
-import type { HookHandler, HookRule, HooksConfig } from '../config/hooks-config.js';
+import type { HookGroup, HookHandler, HookRule, HooksConfig } from '../config/hooks-config.js';
 import type { HookEvent, HookRecord } from '../record/types.js';
-import { decidePost, decidePre, type HandlerRun } from './decision.js';
+import type { ToolCall, ToolResult } from '../tools/types.js';
+import type { HandlerRun, PostDecision, PreDecision } from './decision.js';
+import { dialectOf, type Dialect } from './dialects/index.js';
 
 /** Runs one handler with the event JSON on its stdin (the sandbox agent, for `command` handlers). */
 export interface HandlerExecutor {
@@ -18,30 +20,57 @@ export interface HookCallContext {
   stateDir: string;
 }
 
+/** A pre hook that answered `ask` (SPEC §11): the call waits for an approver. */
+export interface AskRequest {
+  group: string;
+  handler: string;
+  reason: string | null;
+  /** `force_ask`: no cached approval satisfies it. */
+  force: boolean;
+}
+
 export interface PreHooksResult {
   blocked: boolean;
   reason: string | null;
   records: HookRecord[];
+  /** The call as it now stands: a hook's `updatedInput` rewrites it for the hooks after it. */
+  call: ToolCall;
+  /** Every `ask`, in order; empty when no hook asked. */
+  asks: AskRequest[];
+  /** `additionalContext` of the hooks, for the model. */
+  additionalContext: string[];
 }
 
+/**
+ * Checks a rewritten call against its tool's schema (docs/dialects.md, "updatedInput"): the
+ * checked call, or why it is refused.
+ */
+export type CallValidator = (call: ToolCall) => ToolCall | { error: string };
+
 interface MatchingHandler {
-  group: string;
+  group: HookGroup;
+  dialect: Dialect;
   handler: HookHandler;
 }
 
-/** Every handler that fires for a tool, in order: groups in file order, rules, then handlers. */
+/**
+ * Every handler that fires for a call, in order: groups in file order, rules, then handlers. A
+ * dialect group's matchers see the tool's name in that system's vocabulary (`Bash`, `run_command`).
+ */
 export function matchingHandlers(
   config: HooksConfig,
   event: HookEvent,
-  toolName: string,
+  call: ToolCall,
 ): MatchingHandler[] {
   const out: MatchingHandler[] = [];
   for (const group of config.groups) {
     if (!group.enabled) continue;
+    const dialect = dialectOf(group.dialect);
+    const toolName = dialect.toolName(call);
     const rules: HookRule[] = group[event];
     for (const rule of rules) {
       if (!rule.matcher.matches(toolName)) continue;
-      for (const handler of rule.handlers) out.push({ group: group.name, handler });
+      for (const handler of rule.handlers) out.push({ group, dialect, handler });
     }
   }
   return out;
@@ -51,13 +80,18 @@ function handlerText(handler: HookHandler): string {
   return handler.type === 'command' ? handler.command : handler.url;
 }
 
-function hookEnv(event: HookEvent, context: HookCallContext): Record<string, string> {
+function hookEnv(
+  event: HookEvent,
+  context: HookCallContext,
+  dialect: Dialect,
+): Record<string, string> {
   return {
     HOOKBOX_EVENT: event,
     HOOKBOX_TOOL_NAME: context.toolName,
     HOOKBOX_ENVIRONMENT_ID: context.environmentId,
     HOOKBOX_STATE_DIR: context.stateDir,
     HOOKBOX_CALL_ID: context.callId,
+    ...dialect.env(),
   };
 }
 
@@ -66,29 +100,75 @@ function baseRecord(context: HookCallContext, event: HookEvent, entry: MatchingH
     source: 'sandbox' as const,
     environment_id: context.environmentId,
     call_id: context.callId,
-    group: entry.group,
+    group: entry.group.name,
     event,
     type: entry.handler.type,
     handler: handlerText(entry.handler),
+    ...(entry.group.dialect === 'gemini' ? {} : { dialect: entry.group.dialect }),
   };
+}
+
+/** The fields a decision adds to its record. */
+function answerFields(decision: PreDecision | PostDecision): Partial<HookRecord> {
+  return {
+    ...(decision.rawAnswer === undefined ? {} : { raw_answer: decision.rawAnswer }),
+    ...(decision.additionalContext === undefined
+      ? {}
+      : { additional_context: decision.additionalContext }),
+    ...('force' in decision && decision.outcome === 'ask'
+      ? { force: decision.force === true }
+      : {}),
+  };
+}
+
+/** Serialises a dialect's payload once per call state (most groups share one dialect). */
+class Payloads {
+  private readonly cache = new Map<Dialect, string>();
+  constructor(private readonly build: (dialect: Dialect) => unknown) {}
+  of(dialect: Dialect): string {
+    let text = this.cache.get(dialect);
+    if (text === undefined) {
+      text = JSON.stringify(this.build(dialect));
+      this.cache.set(dialect, text);
+    }
+    return text;
+  }
 }
 
 /**
  * Runs the pre hooks one at a time. The first deny stops the rest: each matching handler not run
- * is recorded as `skipped`, and the call is blocked.
+ * is recorded as `skipped`, and the call is blocked. An `ask` does not stop them (a later deny still
+ * blocks outright); the caller settles the asks. A dialect hook's `updatedInput` is mapped back,
+ * validated, and is the call the hooks after it see; a rewrite that cannot be carried back or that
+ * the tool's schema refuses blocks the call.
  */
 export async function runPreHooks(
   config: HooksConfig,
   executor: HandlerExecutor,
-  payload: unknown,
+  call: ToolCall,
   context: HookCallContext,
   onRecord: (record: HookRecord) => void = () => {},
+  validate: CallValidator = (checked) => checked,
 ): Promise<PreHooksResult> {
-  const records: HookRecord[] = [];
-  const handlers = matchingHandlers(config, 'pre_tool_execution', context.toolName);
-  if (handlers.length === 0) return { blocked: false, reason: null, records };
-  const stdin = JSON.stringify(payload);
-  const env = hookEnv('pre_tool_execution', context);
+  const result: PreHooksResult = {
+    blocked: false,
+    reason: null,
+    records: [],
+    call,
+    asks: [],
+    additionalContext: [],
+  };
+  const handlers = matchingHandlers(config, 'pre_tool_execution', call);
+  if (handlers.length === 0) return result;
+  const payloadsFor = (current: ToolCall) =>
+    new Payloads((dialect) =>
+      dialect.prePayload({
+        environmentId: context.environmentId,
+        callId: context.callId,
+        call: current,
+      }),
+    );
+  let payloads = payloadsFor(call);
   let blockedBy: string | null | undefined;
   for (const entry of handlers) {
     let record: HookRecord;
@@ -101,49 +181,89 @@ export async function runPreHooks(
         duration_ms: 0,
       };
     } else {
-      const run = await executor.run(entry.handler, stdin, env);
-      const decision = decidePre(run, entry.handler);
+      const env = hookEnv('pre_tool_execution', context, entry.dialect);
+      const run = await executor.run(entry.handler, payloads.of(entry.dialect), env);
+      const decision = entry.dialect.decidePre(run, entry.handler);
+      let updatedArgs: Record<string, unknown> | undefined;
+      if (decision.updatedInput && !decision.blocks && entry.dialect.mapBack) {
+        const mapped = entry.dialect.mapBack(decision.updatedInput, result.call);
+        const checked = 'error' in mapped ? mapped : validate(mapped);
+        if ('error' in checked) {
+          decision.outcome = 'deny';
+          decision.blocks = true;
+          decision.reason = `the hook's updatedInput was refused: ${checked.error}`;
+        } else if (JSON.stringify(checked.args) !== JSON.stringify(result.call.args)) {
+          updatedArgs = checked.args;
+          result.call = checked;
+          payloads = payloadsFor(checked);
+        }
+      }
       record = {
         ...baseRecord(context, 'pre_tool_execution', entry),
         outcome: decision.outcome,
         reason: decision.reason,
         exit_code: run.exit_code,
         duration_ms: run.duration_ms,
+        ...answerFields(decision),
+        ...(updatedArgs ? { updated_args: updatedArgs } : {}),
       };
+      if (decision.additionalContext) result.additionalContext.push(decision.additionalContext);
+      if (decision.outcome === 'ask' && !decision.blocks) {
+        result.asks.push({
+          group: entry.group.name,
+          handler: handlerText(entry.handler),
+          reason: decision.reason,
+          force: decision.force === true,
+        });
+      }
       if (decision.blocks) blockedBy = decision.reason;
     }
-    records.push(record);
+    result.records.push(record);
     onRecord(record);
   }
-  return { blocked: blockedBy !== undefined, reason: blockedBy ?? null, records };
+  result.blocked = blockedBy !== undefined;
+  result.reason = blockedBy ?? null;
+  return result;
 }
 
-/** Runs the post hooks one at a time; their output is ignored and they cannot block or undo. */
+/**
+ * Runs the post hooks one at a time; they cannot block or undo. A dialect hook's words for the
+ * model (`additionalContext`, Claude Code's exit 2 stderr) are collected.
+ */
 export async function runPostHooks(
   config: HooksConfig,
   executor: HandlerExecutor,
-  payload: unknown,
+  call: ToolCall,
+  outcome: { result: ToolResult; error?: string },
   context: HookCallContext,
   onRecord: (record: HookRecord) => void = () => {},
-): Promise<HookRecord[]> {
+): Promise<{ records: HookRecord[]; additionalContext: string[] }> {
   const records: HookRecord[] = [];
-  const handlers = matchingHandlers(config, 'post_tool_execution', context.toolName);
+  const additionalContext: string[] = [];
+  const handlers = matchingHandlers(config, 'post_tool_execution', call);
   // Most calls match no post hook: then the payload (which holds the whole result) is not serialised.
-  if (handlers.length === 0) return records;
-  const stdin = JSON.stringify(payload);
-  const env = hookEnv('post_tool_execution', context);
+  if (handlers.length === 0) return { records, additionalContext };
+  const payloads = new Payloads((dialect) =>
+    dialect.postPayload(
+      { environmentId: context.environmentId, callId: context.callId, call },
+      outcome,
+    ),
+  );
   for (const entry of handlers) {
-    const run = await executor.run(entry.handler, stdin, env);
-    const decision = decidePost(run, entry.handler);
+    const env = hookEnv('post_tool_execution', context, entry.dialect);
+    const run = await executor.run(entry.handler, payloads.of(entry.dialect), env);
+    const decision = entry.dialect.decidePost(run, entry.handler);
     const record: HookRecord = {
       ...baseRecord(context, 'post_tool_execution', entry),
       outcome: decision.outcome,
       reason: decision.reason,
       exit_code: run.exit_code,
       duration_ms: run.duration_ms,
+      ...answerFields(decision),
     };
+    if (decision.additionalContext) additionalContext.push(decision.additionalContext);
     records.push(record);
     onRecord(record);
   }
-  return records;
+  return { records, additionalContext };
 }

@@ -23,6 +23,8 @@ export interface ToolCallReport {
   /** What the model is shown: the result as JSON, or for a blocked call the reason (SPEC §6). */
   text_for_model: string;
   hooks: HookRecord[];
+  /** What hooks added for the model (`additionalContext`); already in `text_for_model`. */
+  additional_context?: string[];
 }
 
 /** One user turn as the request gave it: a string, or content items (text, or scripted calls). */

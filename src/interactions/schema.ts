@@ -38,11 +38,22 @@ const toolCallItemSchema = z
   })
   .describe('A call of any built-in tool for the `scripted` agent to run, in input order.');
 
-export const INPUT_ITEM_TYPES = ['text', 'code_execution_call', 'tool_call'] as const;
+const approvalItemSchema = z
+  .strictObject({
+    type: z.literal('approval'),
+    call_id: z.string().describe('The call waiting for approval (`pending_approvals[].call_id`).'),
+    approve: z.boolean({ error: 'must be true or false' }),
+    reason: z.string().optional().describe('Why, for the record.'),
+  })
+  .describe(
+    'Answers a pending approval of the interaction named by `previous_interaction_id` (docs/dialects.md, "ask"): the call runs, or is blocked.',
+  );
+
+export const INPUT_ITEM_TYPES = ['text', 'code_execution_call', 'tool_call', 'approval'] as const;
 
 export const inputItemSchema = z.discriminatedUnion(
   'type',
-  [textItemSchema, codeExecutionCallItemSchema, toolCallItemSchema],
+  [textItemSchema, codeExecutionCallItemSchema, toolCallItemSchema, approvalItemSchema],
   {
     error: (issue) =>
       issue.code === 'invalid_union'
@@ -162,10 +173,24 @@ export const hookOutcomeSchema = z
     event: z.enum(['pre_tool_execution', 'post_tool_execution']),
     type: z.string().describe('`command`, `http`, or for controller hooks `policy` / `hook`.'),
     handler: z.string().describe('The command line, URL or hook name that ran.'),
-    outcome: z.enum(['allow', 'deny', 'error', 'timeout', 'unrecognized', 'skipped', 'ok']),
+    outcome: z.enum(['allow', 'deny', 'ask', 'error', 'timeout', 'unrecognized', 'skipped', 'ok']),
     reason: z.string().nullable(),
     exit_code: z.number().nullable(),
     duration_ms: z.number(),
+    dialect: z
+      .string()
+      .optional()
+      .describe('`claude-code` or `antigravity-cli` for a dialect group (docs/dialects.md).'),
+    raw_answer: z.string().optional().describe('The answer as the hook gave it (capped).'),
+    force: z.boolean().optional().describe('`force_ask`: no cached approval satisfies it.'),
+    updated_args: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('The arguments the hook rewrote the call into (`updatedInput`).'),
+    additional_context: z
+      .string()
+      .optional()
+      .describe('Text the hook added to what the model is shown (`additionalContext`).'),
   })
   .describe('One hook run (SPEC §8).');
 
@@ -213,6 +238,12 @@ const resultFields = {
     .string()
     .optional()
     .describe("The post payload's `error` text when the tool failed (SPEC §6)."),
+  additional_context: z
+    .array(z.string())
+    .optional()
+    .describe(
+      "Hooks' `additionalContext`: shown to the model after the result (docs/dialects.md).",
+    ),
   hooks: z.array(hookOutcomeSchema).describe('The post_tool_execution hook runs.'),
 };
 
@@ -244,7 +275,32 @@ export const stepSchema = z.discriminatedUnion('type', [
   toolResultStepSchema,
 ]);
 
-export const INTERACTION_STATUSES = ['in_progress', 'completed', 'failed'] as const;
+export const INTERACTION_STATUSES = [
+  'in_progress',
+  'completed',
+  'failed',
+  'requires_action',
+] as const;
+
+export const pendingApprovalSchema = z
+  .object({
+    call_id: z.string(),
+    tool_call: z.object({ name: z.string(), args: z.record(z.string(), z.unknown()) }),
+    hooks: z
+      .array(
+        z.object({
+          group: z.string(),
+          handler: z.string(),
+          reason: z.string().nullable(),
+          force: z.boolean(),
+        }),
+      )
+      .describe('The hooks that answered `ask`.'),
+    reason: z.string(),
+    status: z.enum(['pending', 'approved', 'denied', 'expired']),
+    expires_at: z.string().describe('Unanswered by then, it counts as denied.'),
+  })
+  .describe('A call waiting for an approver (status `requires_action`).');
 
 export const interactionSchema = z
   .object({
@@ -264,6 +320,12 @@ export const interactionSchema = z
       .object({ code: z.string(), message: z.string() })
       .optional()
       .describe('Why the interaction failed (status "failed").'),
+    pending_approvals: z
+      .array(pendingApprovalSchema)
+      .optional()
+      .describe(
+        'Status `requires_action`: the calls waiting for an approver; continue with `previous_interaction_id` and `{"type": "approval", "call_id", "approve"}` items.',
+      ),
   })
   .describe('An interaction: its steps, in order, and the environment it ran in.');
 

@@ -16,6 +16,19 @@ import type {
   ToolCallReport,
 } from './driver.js';
 import { DriverRegistry } from './drivers/index.js';
+import {
+  answeredInteraction,
+  ApprovalPause,
+  approvalTtlFromEnv,
+  checkApprovalItems,
+  InteractionApprover,
+  settleApprovals,
+  shownApproval,
+  withCurrentApprovals,
+} from './approval-flow.js';
+import { MemoryApprovalStore, type ApprovalStore, type PendingApproval } from './approval-store.js';
+import { SqliteInteractionStore } from '../state/sqlite-interaction-store.js';
+import { SqliteApprovalStore } from '../state/sqlite-approval-store.js';
 import { DEFAULT_ENVIRONMENT_TTL_MS, EnvironmentLeases } from './leases.js';
 import { parseInteractionRequest, type ParsedInteractionRequest } from './request.js';
 import {
@@ -101,6 +114,18 @@ export interface InteractionServiceOptions {
   maxSteps?: number;
   /** `close()` also deletes every environment of the controller. @default true */
   closeController?: boolean;
+  /**
+   * Where pending approvals are kept (docs/dialects.md, "ask").
+   * @default the state file's, when `store` is one; else in memory
+   */
+  approvals?: ApprovalStore;
+  /** @default HOOKBOX_APPROVAL_TTL_MS, else one hour */
+  approvalTtlMs?: number;
+  /**
+   * Whether a hook's `ask` waits for an approver (`requires_action`). `hookbox run` without a
+   * server has nobody to answer: then `ask` blocks with "approval required: …". @default true
+   */
+  approver?: boolean;
 }
 
 export type InteractionListener = (event: InteractionEvent) => void;
@@ -114,6 +139,8 @@ export interface PreparedInteraction {
   readonly history: ConversationTurn[];
   readonly tools: ModelTool[];
   readonly enabledTools: string[];
+  /** The pending approvals this request answers (its `approval` input items). */
+  readonly answered: PendingApproval[];
 }
 
 type Target =
@@ -196,6 +223,9 @@ export class InteractionService {
   private readonly sweeper: NodeJS.Timeout;
   private readonly abort = new AbortController();
   private closing: Promise<void> | undefined;
+  private readonly approvals: ApprovalStore;
+  private readonly approvalTtlMs: number;
+  private readonly approverEnabled: boolean;
 
   constructor(options: InteractionServiceOptions) {
     const settings = interactionSettingsFromEnv();
@@ -205,6 +235,13 @@ export class InteractionService {
     this.drivers = options.drivers ?? new DriverRegistry();
     this.maxSteps = options.maxSteps ?? settings.maxSteps;
     this.closeController = options.closeController ?? true;
+    this.approvals =
+      options.approvals ??
+      (this.store instanceof SqliteInteractionStore
+        ? new SqliteApprovalStore(this.store.state.path)
+        : new MemoryApprovalStore());
+    this.approvalTtlMs = options.approvalTtlMs ?? approvalTtlFromEnv();
+    this.approverEnabled = options.approver ?? true;
     const ttl = options.environmentTtlMs ?? settings.environmentTtlMs;
     this.leases = new EnvironmentLeases(ttl);
     const every = options.sweepIntervalMs ?? Math.max(250, Math.min(ttl / 4, 60_000));
@@ -223,7 +260,9 @@ export class InteractionService {
     const resolved = await this.drivers.resolve(request.agent);
     const { driver } = resolved;
     if (!driver.executesInputCalls && Array.isArray(request.input)) {
-      const index = request.input.findIndex((item) => item.type !== 'text');
+      const index = request.input.findIndex(
+        (item) => item.type !== 'text' && item.type !== 'approval',
+      );
       if (index >= 0) {
         throw new UserError(
           'invalid_argument',
@@ -232,8 +271,11 @@ export class InteractionService {
         );
       }
     }
+    const answersApprovals =
+      Array.isArray(request.input) && request.input.some((item) => item.type === 'approval');
     if (
       !driver.executesInputCalls &&
+      !answersApprovals &&
       userTextOf(request.input as string | Record<string, unknown>[]).every(
         (part) => part.text.trim() === '',
       )
@@ -248,6 +290,7 @@ export class InteractionService {
     const previous = request.previous_interaction_id
       ? await this.interactionAt(request.previous_interaction_id, 'previous_interaction_id')
       : undefined;
+    const answered = await checkApprovalItems(request.input, previous, this.approvals);
     const target = this.targetOf(request, previous);
     const config = target.config;
     const prefix = 'environment';
@@ -328,6 +371,7 @@ export class InteractionService {
         history,
         tools: modelToolsOf(vocabulary, enabledTools),
         enabledTools,
+        answered,
       };
     } catch (error) {
       if (environment) this.leases.release(environment.id);
@@ -397,9 +441,13 @@ export class InteractionService {
     };
     const runner = this.controller.hookRunner;
 
-    const callTool = async (call: ToolCall): Promise<ToolCallReport> => {
+    const approver = this.approverEnabled
+      ? new InteractionApprover(this.approvals, this.approvalTtlMs)
+      : undefined;
+    const callTool = async (call: ToolCall, callId?: string): Promise<ToolCallReport> => {
       let report: ToolCallReport;
       let originalArgs: Record<string, unknown> | undefined;
+      let pending = false;
       const known = toolsOf(environment.vocabulary).some((tool) => tool.name === call.name);
       if (known && !prepared.enabledTools.includes(call.name)) {
         report = refusedReport(call, `${call.name} is not enabled for this interaction`);
@@ -408,16 +456,26 @@ export class InteractionService {
           const outcome = await environment.call(call, {
             interactionId: interaction.id,
             interactionStore,
+            ...(approver ? { approver } : {}),
+            ...(callId ? { callId } : {}),
           });
           report = reportOf(outcome);
           originalArgs = outcome.original_args;
+          pending = outcome.approval?.status === 'pending';
         } catch (error) {
           if (!(error instanceof UserError && error.code === 'invalid_tool_call')) throw error;
           report = refusedReport(call, error.message);
         }
       }
       this.leases.touch(environment.id);
-      for (const step of stepsOf(report, originalArgs)) addStep(step);
+      const [callStep, resultStep] = stepsOf(report, originalArgs);
+      addStep(callStep);
+      if (pending) {
+        // SPEC §11: the call waits for its approver; the interaction ends `requires_action`.
+        const approval = await this.approvals.get(report.call_id);
+        if (approval) throw new ApprovalPause(approval);
+      }
+      addStep(resultStep);
       return report;
     };
 
@@ -445,17 +503,40 @@ export class InteractionService {
           message: `a controller hook refused the interaction: ${started.reason ?? 'no reason given'}`,
         };
       } else {
-        await driver.run(context);
+        await settleApprovals({
+          answered: prepared.answered,
+          input: request.input,
+          store: this.approvals,
+          approver: approver ?? new InteractionApprover(this.approvals, this.approvalTtlMs),
+          runCall: (call, callId) => callTool(call, callId),
+          addBlocked: (report) => stepsOf(report).forEach(addStep),
+          record: (approval, reason) =>
+            environment.recordApproval({
+              call_id: approval.call_id,
+              interaction_id: approval.interaction_id,
+              status: approval.status as 'approved' | 'denied' | 'expired',
+              reason,
+            }),
+        });
+        await this.markAnswered(prepared);
+        // A model needs text to go on: a continuation of approvals alone ends with their calls
+        // (docs/dialects.md, "ask"); the next text turn sees their results in the history.
+        if (driver.executesInputCalls || text.length > 0) await driver.run(context);
         interaction.status = 'completed';
       }
     } catch (error) {
-      const failure = toHookboxError(error);
-      interaction.status = 'failed';
-      interaction.error = { code: failure.code, message: failure.message };
-      this.logger?.warn(
-        { interaction: interaction.id, code: failure.code, error: failure.message },
-        'interaction failed',
-      );
+      if (error instanceof ApprovalPause) {
+        interaction.status = 'requires_action';
+        interaction.pending_approvals = [shownApproval(error.approval)];
+      } else {
+        const failure = toHookboxError(error);
+        interaction.status = 'failed';
+        interaction.error = { code: failure.code, message: failure.message };
+        this.logger?.warn(
+          { interaction: interaction.id, code: failure.code, error: failure.message },
+          'interaction failed',
+        );
+      }
     } finally {
       if (runner) {
         const ended = await runner.onInteractionEnd(scope).catch((error: unknown) => {
@@ -487,7 +568,16 @@ export class InteractionService {
         details: { field },
       });
     }
-    return interaction;
+    return withCurrentApprovals(interaction);
+  }
+
+  /** The interaction a continuation answered shows its approvals' answers. */
+  private async markAnswered(prepared: PreparedInteraction): Promise<void> {
+    const previousId = prepared.interaction.previous_interaction_id;
+    if (prepared.answered.length === 0 || !previousId) return;
+    const previous = await this.store.get(previousId);
+    const updated = previous && (await answeredInteraction(previous, this.approvals));
+    if (updated) await this.store.put(updated);
   }
 
   /** The interaction and its predecessors, oldest first. */

@@ -35,6 +35,13 @@ export function hookOutcomeOf(record: HookRecord): HookOutcomeRecord {
     reason: record.reason,
     exit_code: record.exit_code,
     duration_ms: record.duration_ms,
+    ...(record.dialect === undefined ? {} : { dialect: record.dialect }),
+    ...(record.raw_answer === undefined ? {} : { raw_answer: record.raw_answer }),
+    ...(record.force === undefined ? {} : { force: record.force }),
+    ...(record.updated_args === undefined ? {} : { updated_args: record.updated_args }),
+    ...(record.additional_context === undefined
+      ? {}
+      : { additional_context: record.additional_context }),
   };
 }
 
@@ -51,11 +58,18 @@ export function reportOf(outcome: CallOutcome): ToolCallReport {
     reason: outcome.reason,
     result: shown,
     is_error: outcome.is_error,
-    text_for_model: outcome.blocked
-      ? (outcome.reason ?? 'blocked by a hook')
-      : JSON.stringify(shown),
+    text_for_model:
+      (outcome.blocked ? (outcome.reason ?? 'blocked by a hook') : JSON.stringify(shown)) +
+      contextForModel(outcome.additional_context),
     hooks: outcome.hooks,
+    ...(outcome.additional_context ? { additional_context: outcome.additional_context } : {}),
   };
+}
+
+/** Hooks' `additionalContext`, as the model is shown it after the result (docs/dialects.md). */
+function contextForModel(context: readonly string[] | undefined): string {
+  if (!context || context.length === 0) return '';
+  return `\n\nAdditional context from hooks:\n${context.join('\n')}`;
 }
 
 /** A call refused before it reached the gates (unknown tool, bad arguments, tool not enabled). */
@@ -93,6 +107,7 @@ export function stepsOf(
     is_error: report.is_error,
     blocked: report.blocked,
     ...(error === undefined ? {} : { error }),
+    ...(report.additional_context ? { additional_context: report.additional_context } : {}),
     hooks: post,
   };
   if (report.tool_call.name === CODE_EXECUTION) {

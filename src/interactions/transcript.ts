@@ -81,7 +81,16 @@ export function formatFooter(interaction: Interaction): string {
   const error = interaction.error
     ? `: ${interaction.error.code}: ${interaction.error.message}`
     : '';
-  return `\n${interaction.status}${error} — ${calls.length} call(s), ${blocked} blocked\n`;
+  // docs/dialects.md, "ask": what waits, and how to answer it.
+  const waiting = (interaction.pending_approvals ?? [])
+    .filter((approval) => approval.status === 'pending')
+    .map(
+      (approval) =>
+        `  ⏸ ${approval.call_id} waits for approval until ${approval.expires_at}: ${approval.reason}\n` +
+        `    answer with previous_interaction_id ${interaction.id} and {"type": "approval", "call_id": "${approval.call_id}", "approve": true|false}\n`,
+    )
+    .join('');
+  return `\n${waiting}${interaction.status}${error} — ${calls.length} call(s), ${blocked} blocked\n`;
 }
 
 /** The whole interaction as a readable transcript: each call, each hook outcome, each result. */

@@ -33,6 +33,10 @@ export type AuditEntry =
       result?: Record<string, unknown>;
       /** What the model was shown, when a controller hook changed it. */
       presented?: Record<string, unknown>;
+      /** Where the approval stood, when a hook answered `ask` (docs/dialects.md). */
+      approval?: { status: string; reason: string | null; expires_at?: string };
+      /** What hooks added to what the model was shown (`additionalContext`). */
+      additional_context?: string[];
     }
   | {
       kind: 'environment';
@@ -40,6 +44,16 @@ export type AuditEntry =
       environment_id: string;
       event: 'created' | 'reattached' | 'gates_replaced' | 'deleted';
       detail?: unknown;
+    }
+  | {
+      /** An approver's answer to a call that waited (docs/dialects.md, "ask"). */
+      kind: 'approval';
+      at: string;
+      environment_id: string;
+      call_id: string;
+      interaction_id: string;
+      status: 'approved' | 'denied' | 'expired';
+      reason: string | null;
     };
 
 export function auditLogPath(home: string, environmentId: string): string {

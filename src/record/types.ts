@@ -1,6 +1,9 @@
-/** How one hook run ended (SPEC §8). `ok` is for post hooks, which cannot decide anything. */
+/**
+ * How one hook run ended (SPEC §8). `ok` is for post hooks, which cannot decide anything; `ask`
+ * (SPEC §11) is a pre hook that wants an approver to decide (docs/dialects.md, "ask").
+ */
 export type HookOutcome =
-  'allow' | 'deny' | 'error' | 'timeout' | 'unrecognized' | 'skipped' | 'ok';
+  'allow' | 'deny' | 'ask' | 'error' | 'timeout' | 'unrecognized' | 'skipped' | 'ok';
 
 export type HookEvent = 'pre_tool_execution' | 'post_tool_execution';
 
@@ -22,4 +25,14 @@ export interface HookRecord {
   reason: string | null;
   exit_code: number | null;
   duration_ms: number;
+  /** The group's dialect, when it is not the Gemini format (docs/dialects.md). */
+  dialect?: string;
+  /** The answer as the hook gave it (stdout, or stderr for a Claude Code exit 2), capped. */
+  raw_answer?: string;
+  /** `force_ask`: an `ask` that no cached approval satisfies. */
+  force?: boolean;
+  /** Arguments the hook rewrote the call into (`updatedInput`), in the environment's vocabulary. */
+  updated_args?: Record<string, unknown>;
+  /** Text the hook added to what the model is shown (`additionalContext`). */
+  additional_context?: string;
 }

@@ -4,7 +4,7 @@ import type { StateStore } from './state-store.js';
 
 /** Interactions in the controller's state file, so they can be read after a restart. */
 export class SqliteInteractionStore implements InteractionStore {
-  constructor(private readonly state: StateStore) {}
+  constructor(readonly state: StateStore) {}
 
   async put(interaction: Interaction): Promise<void> {
     this.state.saveInteraction({

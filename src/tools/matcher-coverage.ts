@@ -1,4 +1,5 @@
 import type { HooksConfig } from '../config/hooks-config.js';
+import { FOREIGN_TOOL_NAMES } from '../hooks/dialects/foreign-tools.js';
 import { compileMatcher } from '../hooks/matcher.js';
 import {
   counterpartOf,
@@ -133,9 +134,19 @@ export function hooksConfigMatcherWarnings(
 ): MatcherWarning[] {
   return config.groups.flatMap((group) =>
     (['pre_tool_execution', 'post_tool_execution'] as const).flatMap((event) =>
-      group[event].flatMap((rule) =>
-        matcherWarnings(rule.matcher.source, `${rule.path}.matcher`, vocabulary),
-      ),
+      group[event].flatMap((rule) => {
+        if (group.dialect === 'gemini')
+          return matcherWarnings(rule.matcher.source, `${rule.path}.matcher`, vocabulary);
+        // A dialect group's matchers see that system's tool names (docs/dialects.md).
+        const names: readonly string[] = FOREIGN_TOOL_NAMES[group.dialect];
+        if (names.some((name) => rule.matcher.matches(name))) return [];
+        return [
+          {
+            where: `${rule.path}.matcher`,
+            message: `matcher ${JSON.stringify(rule.matcher.source)} names no tool hookbox shows a ${group.dialect} hook (${names.join(', ')}), so it never fires`,
+          },
+        ];
+      }),
     ),
   );
 }

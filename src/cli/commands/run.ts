@@ -66,9 +66,12 @@ function printer(io: CliIo): (event: InteractionEvent) => void {
   };
 }
 
-/** Exit status of a finished interaction: 0 completed (blocked calls included), 1 failed. */
+/**
+ * Exit status of a finished interaction: 0 completed (blocked calls included) or waiting for an
+ * approval (`requires_action`, docs/dialects.md), 1 failed.
+ */
 const statusOf = (interaction: Interaction | undefined) =>
-  interaction?.status === 'completed' ? 0 : 1;
+  interaction?.status === 'completed' || interaction?.status === 'requires_action' ? 0 : 1;
 
 async function runRemote(
   body: Record<string, unknown>,
@@ -112,7 +115,8 @@ async function runRemote(
 
 async function runLocal(body: Record<string, unknown>, options: RunCommandOptions, io: CliIo) {
   const controller = await Controller.start();
-  const service = new InteractionService({ controller });
+  // Nobody can answer an `ask` here: it blocks ("approval required: …"; docs/dialects.md).
+  const service = new InteractionService({ controller, approver: false });
   try {
     const prepared = await service.prepare(body);
     const interaction = await service.run(prepared, options.json ? undefined : printer(io));

@@ -16,6 +16,7 @@ import type { LifecycleHookRecord } from '../policies/controller-record.js';
 import type { HookRunner } from '../policies/runner.js';
 import { AuditLog, readAuditLog, type AuditEntry } from '../record/audit-log.js';
 import type { Logger } from '../record/logger.js';
+import type { Observation } from '../record/observations.js';
 import type { HookRecord } from '../record/types.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { SANDBOX_PATHS } from '../sandbox/sandbox-options.js';
@@ -60,6 +61,8 @@ export interface EnvironmentEvents {
   onGatesReplaced?(hooksJson: string | null): void;
   /** A call started: the environment is in use. */
   onUsed?(): void;
+  /** Hook runs, calls and egress, as they are recorded (for metrics and the console). */
+  observe?(observation: Observation): void;
 }
 
 /** Options of one call. */
@@ -198,6 +201,7 @@ export class Environment {
   /** Records one connection through the egress proxy (header values are never in it). */
   recordEgress(record: EgressRecord): void {
     this.audit.append({ kind: 'egress', at: new Date().toISOString(), ...record });
+    this.events.observe?.({ kind: 'egress', at: Date.now(), record });
   }
 
   /**
@@ -220,6 +224,7 @@ export class Environment {
   private record(hook: HookRecord): void {
     this.audit.append({ kind: 'hook', at: new Date().toISOString(), ...hook });
     this.logger.info(hook, 'hook run');
+    this.events.observe?.({ kind: 'hook_run', at: Date.now(), record: hook });
   }
 
   private async runCall(
@@ -337,6 +342,16 @@ export class Environment {
       ...(outcome.presented !== null && outcome.presented !== outcome.result
         ? { presented: outcome.presented }
         : {}),
+    });
+    this.events.observe?.({
+      kind: 'tool_call',
+      at: Date.now(),
+      environment_id: this.id,
+      call_id: outcome.call_id,
+      tool: outcome.tool_call.name,
+      outcome: outcome.blocked ? 'blocked' : outcome.is_error ? 'error' : 'ok',
+      reason: outcome.reason,
+      hooks: outcome.hooks,
     });
     return outcome;
   }

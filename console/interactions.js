@@ -10,8 +10,7 @@ export function HookRuns({ hooks }) {
         html`<li key=${index} class=${hook.outcome === 'deny' ? 'hook denied' : 'hook'}>
           <span class="hook-group">${hook.group}</span>
           <span class="muted small"
-            >${hook.event === 'pre_tool_execution' ? 'pre' : 'post'} · ${hook.source}
-            ${hook.type}</span
+            >${`${hook.event === 'pre_tool_execution' ? 'pre' : 'post'} · ${hook.source} ${hook.type}`}</span
           >
           <${Badge} value=${hook.outcome} />
           <span class="muted small">${ms(hook.duration_ms)}</span>

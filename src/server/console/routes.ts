@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { UserError } from '../../errors/index.js';
 import type { InteractionService } from '../../interactions/service.js';
@@ -35,6 +34,21 @@ interface StaticFile {
   type: string;
 }
 
+/**
+ * A file of an installed package, looked up the way Node looks up packages (node_modules of the
+ * package root and its parents); `exports` maps do not apply, since the file is served, not imported.
+ */
+function nodeModuleFile(path: string): string {
+  let dir = packageRoot();
+  for (;;) {
+    const candidate = join(dir, 'node_modules', path);
+    if (existsSync(candidate)) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error(`hookbox console: ${path} is not installed (npm ci)`);
+    dir = parent;
+  }
+}
+
 const typeOf = (name: string) =>
   name.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8';
 
@@ -55,15 +69,16 @@ function loadFiles(): { page: string; csp: string; files: Map<string, StaticFile
       body: readFileSync(join(root, name)),
       type: typeOf(name),
     });
-  const require = createRequire(join(packageRoot(), 'package.json'));
   for (const [name, path] of Object.entries(VENDOR_FILES)) {
     files.set(`/console/vendor/${name}`, {
-      body: readFileSync(require.resolve(path)),
+      body: readFileSync(nodeModuleFile(path)),
       type: typeOf(name),
     });
   }
   const page = readFileSync(join(root, 'index.html'), 'utf8').replace('%IMPORT_MAP%', IMPORT_MAP);
-  const hash = createHash('sha256').update(IMPORT_MAP).digest('base64');
+  // The hash is of the script's text exactly as the page holds it (whitespace included).
+  const inline = /<script type="importmap">([\s\S]*?)<\/script>/.exec(page)?.[1] ?? '';
+  const hash = createHash('sha256').update(inline).digest('base64');
   // Nothing inline runs but the import map; hook output can never become markup or script.
   const csp = [
     "default-src 'none'",

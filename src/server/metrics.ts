@@ -28,7 +28,7 @@ export class HookboxMetrics {
 
   constructor(controller: Controller, inFlight: () => number) {
     const registers = [this.registry];
-    collectDefaultMetrics({ register: this.registry, prefix: 'hookbox_process_' });
+    collectDefaultMetrics({ register: this.registry, prefix: 'hookbox_' });
     this.toolCalls = new Counter({
       name: 'hookbox_tool_calls_total',
       help: 'Tool calls by tool and outcome (ok, blocked: a pre hook denied, error: the tool failed).',

@@ -125,7 +125,9 @@ describe('the console in a browser', () => {
     await page.type('#api-key', KEY);
     await page.click('button[type=submit]');
     await page.waitForSelector('nav[aria-label=Console]');
-    await page.waitForFunction(() => document.querySelector('.live')?.textContent?.includes('Live'));
+    await page.waitForFunction(() =>
+      document.querySelector('.live')?.textContent?.includes('Live'),
+    );
     expect(page.url()).not.toContain(KEY);
     expect(await page.evaluate(() => Object.values(sessionStorage))).toEqual([KEY]);
     expect(await textOf('h1')).toBe('Environments');
@@ -143,7 +145,9 @@ describe('the console in a browser', () => {
 
     // Pushed over the live stream: no reload.
     const row = await page.waitForSelector('tr[data-environment]', { timeout: 30_000 });
-    const environmentId = await row!.evaluate((element) => element.getAttribute('data-environment'));
+    const environmentId = await row!.evaluate((element) =>
+      element.getAttribute('data-environment'),
+    );
     expect(environmentId).toMatch(/^env_/);
     await page.waitForFunction(
       () => document.querySelector('tr[data-environment]')?.textContent?.includes('blocked'),
@@ -190,7 +194,9 @@ describe('the console in a browser', () => {
     });
     await page.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true });
     await page.waitForSelector('.step.denied');
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      390,
+    );
     await page.screenshot({ path: join(SHOTS, 'environment-phone.png'), fullPage: true });
     await page.setViewport({ width: 1280, height: 800 });
   });
@@ -198,12 +204,17 @@ describe('the console in a browser', () => {
   it('deletes the environment from the list', async () => {
     await page.click('a[href="#/environments"]');
     const row = await page.waitForSelector('tr[data-environment]');
-    const environmentId = await row!.evaluate((element) => element.getAttribute('data-environment'));
+    const environmentId = await row!.evaluate((element) =>
+      element.getAttribute('data-environment'),
+    );
     await page.click(`button[aria-label="Delete environment ${environmentId}"]`);
     await page.click(`button[aria-label="Confirm delete ${environmentId}"]`);
-    await page.waitForFunction(() => document.querySelectorAll('tr[data-environment]').length === 0, {
-      timeout: 30_000,
-    });
+    await page.waitForFunction(
+      () => document.querySelectorAll('tr[data-environment]').length === 0,
+      {
+        timeout: 30_000,
+      },
+    );
     const answer = await fetch(`${server.url}/v1beta/environments/${environmentId}`, {
       headers: { 'x-goog-api-key': KEY },
     });

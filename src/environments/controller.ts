@@ -8,7 +8,7 @@ import { defaultLogger, type Logger } from '../record/logger.js';
 import type { ContainerClient } from '../sandbox/container-client.js';
 import { DockerContainerClient } from '../sandbox/docker-container-client.js';
 import { ensureEngine } from '../sandbox/engine.js';
-import { ensureImage } from '../sandbox/image.js';
+import { ensureImage, type BuildProgress } from '../sandbox/image.js';
 import { parseNetworkOptions, type Allowlist } from '../network/allowlist.js';
 import type { EgressRecord } from '../network/egress-record.js';
 import { EnvironmentEgress, type EgressSettings } from '../network/environment-egress.js';
@@ -40,7 +40,7 @@ export interface ControllerOptions {
    */
   startEngine?: boolean;
   /** Progress of a first-time image build, for a terminal. */
-  onProgress?: (message: string) => void;
+  onProgress?: BuildProgress;
   /**
    * The operator's controller-side hooks and policies (`PolicyEnforcer` is one). They run before the
    * sandbox gates, outside the sandbox, in this order. @default []

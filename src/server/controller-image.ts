@@ -7,7 +7,7 @@ import { SystemError } from '../errors/index.js';
 import { packageRoot } from '../paths.js';
 import type { Logger } from '../record/logger.js';
 import type { ContainerClient } from '../sandbox/container-client.js';
-import { ensureImage, imageTags } from '../sandbox/image.js';
+import { ensureImage, imageTags, type BuildProgress } from '../sandbox/image.js';
 import { LABEL_IMAGE, LABEL_IMAGE_INPUTS } from '../sandbox/labels.js';
 
 /** The registry base of the top-level Dockerfile (its default `BASE_IMAGE`). */
@@ -147,7 +147,7 @@ export interface ControllerImageOptions {
    */
   base?: 'registry' | 'local' | string;
   distDir?: string;
-  onProgress?: (message: string) => void;
+  onProgress?: BuildProgress;
 }
 
 /**
@@ -181,6 +181,7 @@ export async function ensureControllerImage(
       tag,
       { BASE_IMAGE: baseImage },
       { [LABEL_IMAGE]: 'controller', [LABEL_IMAGE_INPUTS]: tag.split(':')[1]! },
+      (step) => options.onProgress?.(step, 'step'),
     );
   } catch (error) {
     throw new SystemError(

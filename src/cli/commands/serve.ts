@@ -17,6 +17,7 @@ import {
   startServer,
 } from '../../server/index.js';
 import type { CliIo } from '../io.js';
+import { buildProgressFor, createProgress } from '../progress.js';
 
 export interface ServeCommandOptions {
   host?: string;
@@ -145,10 +146,16 @@ export async function controllerImageCommand(
   io: CliIo,
 ): Promise<number> {
   const logger = defaultLogger();
-  const tag = await ensureControllerImage(new DockerContainerClient(logger), logger, {
-    ...(options.base ? { base: options.base } : {}),
-    onProgress: (message) => io.stderr(`${message}\n`),
-  });
+  const progress = createProgress(io);
+  let tag: string;
+  try {
+    tag = await ensureControllerImage(new DockerContainerClient(logger), logger, {
+      ...(options.base ? { base: options.base } : {}),
+      onProgress: buildProgressFor(io, progress),
+    });
+  } finally {
+    progress.done();
+  }
   io.stdout(`${tag}\n`);
   return 0;
 }

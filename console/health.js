@@ -13,7 +13,7 @@ export function GateHealthPage({ tick, onUnauthenticated }) {
     <h1 tabindex="-1">Gate health</h1>
     <p class="hint">
       Hook runs per hook group since this server started (at most a day). Error, timeout and
-      unrecognized answers let the call through unless the handler says
+      unrecognized answers let the call through unless the handler says${' '}
       <code>on_error: "deny"</code>.
     </p>
     <fieldset class="switch">

@@ -187,6 +187,7 @@ describe('the console in a browser', () => {
     const health = await textOf('#gate-health');
     expect(health).toContain('security-gate');
     expect(health).toMatch(/security-gate[\s\S]*2\s+50 %/);
+    await page.screenshot({ path: join(SHOTS, 'gate-health.png') });
 
     // Phone width: nothing wider than the screen.
     await page.goto(`${server.url}/console#/environments/${environmentId}`, {

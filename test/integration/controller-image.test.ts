@@ -53,7 +53,10 @@ beforeAll(async () => {
   const started = performance.now();
   tag = await ensureControllerImage(client, logger, {
     distDir: dist,
-    onProgress: (message) => process.stderr.write(`[hookbox] ${message}\n`),
+    // Stages only: a build's every step would flood the test log.
+    onProgress: (message, kind) => {
+      if (kind !== 'step') process.stderr.write(`[hookbox] ${message}\n`);
+    },
   });
   process.stderr.write(
     `[hookbox] controller image ${tag} ready in ${Math.round(performance.now() - started)} ms\n`,

@@ -36,11 +36,28 @@ const REQUEST = {
   input: [
     { type: 'text', text: 'Clean up, then wait.' },
     { type: 'code_execution_call', arguments: { code: 'rm -rf /tmp/forbidden', language: 'bash' } },
-    { type: 'code_execution_call', arguments: { code: 'sleep 6; echo done', language: 'bash' } },
+    {
+      type: 'code_execution_call',
+      arguments: {
+        // One egress refusal (a domain the allowlist lacks), then a few seconds of work.
+        code: [
+          "python3 - <<'PY'",
+          'import urllib.request, urllib.error',
+          'try:',
+          '    urllib.request.urlopen("http://elsewhere.hookbox.test/", timeout=5)',
+          'except urllib.error.HTTPError as error:',
+          '    print(error.code)',
+          'PY',
+          'sleep 6; echo done',
+        ].join('\n'),
+        language: 'bash',
+      },
+    },
   ],
   tools: [{ type: 'code_execution' }],
   environment: {
     type: 'remote',
+    network: { allowlist: [{ domain: 'allowed.hookbox.test' }] },
     sources: [
       {
         type: 'inline',
@@ -189,6 +206,14 @@ describe('the console in a browser', () => {
     expect(health).toMatch(/security-gate[\s\S]*2\s+50 %/);
     await page.screenshot({ path: join(SHOTS, 'gate-health.png') });
 
+    // The egress refusal of the second call.
+    await page.click('a[href="#/egress"]');
+    await page.waitForSelector('#main table');
+    const egress = await textOf('#main table');
+    expect(egress).toContain('elsewhere.hookbox.test');
+    expect(egress).toContain('refused');
+    expect(egress).toContain('allowlist');
+
     // Phone width: nothing wider than the screen.
     await page.goto(`${server.url}/console#/environments/${environmentId}`, {
       waitUntil: 'networkidle0',
@@ -208,6 +233,12 @@ describe('the console in a browser', () => {
     const environmentId = await row!.evaluate((element) =>
       element.getAttribute('data-environment'),
     );
+    await page.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      390,
+    );
+    await page.screenshot({ path: join(SHOTS, 'environments-phone.png'), fullPage: true });
+    await page.setViewport({ width: 1280, height: 800 });
     await page.click(`button[aria-label="Delete environment ${environmentId}"]`);
     await page.click(`button[aria-label="Confirm delete ${environmentId}"]`);
     await page.waitForFunction(

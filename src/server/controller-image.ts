@@ -52,7 +52,7 @@ function runningDist(): string | undefined {
 
 /**
  * The build context of the controller image: the Dockerfile, package.json and lock, `bin/`, the
- * compiled `dist/src`, the production `node_modules`, `sandbox-image/` (so the controller inside
+ * compiled `dist/src`, the production `node_modules`, `console/`, `sandbox-image/` (so the controller inside
  * computes the same sandbox image tag as the host), and — for a base without Node.js — the host's
  * `node` binary at the top, which the Dockerfile installs.
  */
@@ -91,6 +91,10 @@ export function controllerImageContext(options: {
     (name) => name === '__pycache__',
   );
   hashed.push(...sandbox.map((entry) => ({ ...entry, path: `sandbox-image/${entry.path}` })));
+  // The web console's page and code (docs/console.md), which `hookbox serve` reads at start.
+  const consoleFiles: ContextFile[] = [];
+  walk(join(root, 'console'), join(root, 'console'), consoleFiles, () => false);
+  hashed.push(...consoleFiles.map((entry) => ({ ...entry, path: `console/${entry.path}` })));
   if (options.withNode) {
     hashed.push({ path: 'node', data: readFileSync(process.execPath), mode: 0o755 });
   }

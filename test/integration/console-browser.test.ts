@@ -197,6 +197,7 @@ describe('the console in a browser', () => {
     await page.waitForFunction(() => document.querySelectorAll('.timeline .step').length >= 5);
     expect(await page.$$eval('.timeline .step.denied', (steps) => steps.length)).toBe(2);
     expect(await textOf('.timeline')).toContain('done');
+    await page.screenshot({ path: join(SHOTS, 'interaction.png'), fullPage: true });
 
     // Gate health counts the runs of the group.
     await page.click('a[href="#/gates"]');

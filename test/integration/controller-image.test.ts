@@ -121,6 +121,12 @@ describe('the controller image', () => {
     });
     expect(interaction.steps[4]).toMatchObject({ result: { stdout: 'hello\n' } });
 
+    // The console's page and the UI library are in the image (docs/console.md).
+    const consolePage = await fetch(`${url}/console`);
+    expect(consolePage.status).toBe(200);
+    expect(await consolePage.text()).toContain('/console/static/app.js');
+    expect((await fetch(`${url}/console/vendor/preact.js`)).status).toBe(200);
+
     // The environment is a sibling container on the host's engine.
     const mine = [`${LABEL_MANAGED}=true`, `${LABEL_ENVIRONMENT}=${interaction.environment_id}`];
     expect(await client.listContainers(mine)).toHaveLength(1);

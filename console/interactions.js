@@ -33,6 +33,15 @@ export function CallTimeline({ call }) {
   </li>`;
 }
 
+/** Code is shown as code (`bash`, `python`), other arguments as JSON. */
+function argumentsText(step) {
+  const args = step.arguments ?? {};
+  const code = args.code ?? args.command;
+  if (step.type === 'code_execution_call' && typeof code === 'string')
+    return `# ${args.language ?? 'bash'}\n${code}`;
+  return JSON.stringify(args, null, 2);
+}
+
 const textOf = (content) => (content ?? []).map((part) => part.text ?? '').join('\n');
 
 function Step({ step }) {
@@ -55,7 +64,7 @@ function Step({ step }) {
           Call <code>${step.name ?? 'code_execution'}</code>
           ${denied && html`<${Badge} value="blocked" />`}
         </div>
-        <pre class="args">${JSON.stringify(step.arguments, null, 2)}</pre>
+        <pre class="args">${argumentsText(step)}</pre>
         <${HookRuns} hooks=${step.hooks} />
       </li>`;
     }

@@ -31,6 +31,8 @@ COPY node_modules/ /opt/hookbox/node_modules/
 # image on the host's engine (build it there first: `hookbox image build`).
 COPY sandbox-image/ /opt/hookbox/sandbox-image/
 COPY bin/ /opt/hookbox/bin/
+# The web console's page, code and styles (served at /console; the UI library comes from node_modules).
+COPY console/ /opt/hookbox/console/
 COPY dist/src/ /opt/hookbox/dist/src/
 
 # Audit logs (one JSON-lines file per environment); mount a volume here to keep them.

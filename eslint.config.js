@@ -11,4 +11,22 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
     },
   },
+  {
+    // The web console runs in the browser (docs/console.md).
+    files: ['console/**/*.js'],
+    languageOptions: {
+      globals: {
+        document: 'readonly',
+        location: 'readonly',
+        sessionStorage: 'readonly',
+        fetch: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        AbortController: 'readonly',
+        TextDecoderStream: 'readonly',
+        addEventListener: 'readonly',
+        removeEventListener: 'readonly',
+      },
+    },
+  },
 );

@@ -17,6 +17,16 @@ fi
 log "compiling"
 npx tsc -p tsconfig.build.json || echo "[hookbox setup] warning: type errors (npm run typecheck); the compiled output is still written" >&2
 
+# Headless Chromium for the console's browser test (test/integration/console-browser.test.ts).
+if ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    log "installing chromium (Debian's package) for the console's browser test"
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends chromium fonts-dejavu-core) >&2
+  else
+    echo "[hookbox setup] warning: no chromium; the console's browser test needs it (apt-get install chromium)" >&2
+  fi
+fi
+
 bash scripts/ensure-engine.sh
 log "sandbox image"
 node bin/hookbox.js image build >/dev/null

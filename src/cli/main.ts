@@ -115,6 +115,10 @@ function program(io: CliIo, setCode: (code: number) => void): Command {
     .option('--pool-size <n>', 'warm environments kept ready (default 0)')
     .option('--policy <file>', 'a policy file (JSON or YAML) run before the sandbox gates')
     .option('--hooks <module...>', 'JavaScript modules exporting controller hooks')
+    .option(
+      '--metrics-port <port>',
+      'also serve GET /metrics with no key on 127.0.0.1 at this port (it is behind the keys on --port)',
+    )
     .action(async (options) => setCode(await serveCommand(options, io)));
   root
     .command('run')

@@ -8,7 +8,7 @@ import { defaultLogger, type Logger } from '../record/logger.js';
 import type { ContainerClient } from '../sandbox/container-client.js';
 import { DockerContainerClient } from '../sandbox/docker-container-client.js';
 import { ensureEngine } from '../sandbox/engine.js';
-import { ensureImage } from '../sandbox/image.js';
+import { ensureImage, type BuildProgress } from '../sandbox/image.js';
 import { parseNetworkOptions, type Allowlist } from '../network/allowlist.js';
 import type { EgressRecord } from '../network/egress-record.js';
 import { EnvironmentEgress, type EgressSettings } from '../network/environment-egress.js';
@@ -25,6 +25,7 @@ import { parseHooksConfig } from '../config/hooks-config.js';
 import { LABEL_ENVIRONMENT } from '../sandbox/labels.js';
 import { ownerGone, reapOrphans, reapSocketFolders } from './reaper.js';
 import { WarmPool, type WarmPoolOptions } from './warm-pool.js';
+import { Observers } from '../record/observations.js';
 import { newControllerId, newEnvironmentId } from './ids.js';
 
 export interface ControllerOptions {
@@ -39,7 +40,7 @@ export interface ControllerOptions {
    */
   startEngine?: boolean;
   /** Progress of a first-time image build, for a terminal. */
-  onProgress?: (message: string) => void;
+  onProgress?: BuildProgress;
   /**
    * The operator's controller-side hooks and policies (`PolicyEnforcer` is one). They run before the
    * sandbox gates, outside the sandbox, in this order. @default []
@@ -101,6 +102,8 @@ export class Controller {
   readonly hookRunner: HookRunner | undefined;
   /** The warm pool, when the controller has one. */
   readonly pool: WarmPool | undefined;
+  /** Who watches: the metrics and the console (docs/console.md) add themselves here. */
+  readonly observers = new Observers();
 
   private constructor(
     readonly client: ContainerClient,
@@ -240,6 +243,13 @@ export class Controller {
           row.hooks_json === null ? EMPTY_HOOKS_CONFIG : parseHooksConfig(row.hooks_json);
         const environment = this.adopt(sandbox, gates, settings.vocabulary, settings);
         environment.recordEvent('reattached');
+        this.observers.emit({
+          kind: 'environment_created',
+          at: Date.now(),
+          environment_id: row.id,
+          duration_ms: 0,
+          source: 'reattached',
+        });
         this.logger.info({ environmentId: row.id }, 're-attached to environment after a restart');
       } catch (error) {
         this.logger.warn(
@@ -255,6 +265,7 @@ export class Controller {
    * failure after that removes what was made and reports the original error.
    */
   async createEnvironment(options: EnvironmentOptions = {}): Promise<Environment> {
+    const startedAt = performance.now();
     const sources = placeSources(options.sources ?? []);
     const allowlist = parseNetworkOptions(options.network);
     const gates = hooksConfigOf(sources, allowlist);
@@ -311,6 +322,13 @@ export class Controller {
         });
         environment.recordLifecycle(started.records);
       }
+      this.observers.emit({
+        kind: 'environment_created',
+        at: Date.now(),
+        environment_id: environmentId,
+        duration_ms: performance.now() - startedAt,
+        source: pooled ? 'pool' : 'cold',
+      });
       return environment;
     } catch (error) {
       // Anything failing after the container exists (the audit log's folder, a lifecycle hook):
@@ -341,6 +359,7 @@ export class Controller {
       this.hookRunner,
       {
         onGatesReplaced: (hooksJson) => this.state?.setHooksJson(id, hooksJson),
+        observe: (observation) => this.observers.emit(observation),
       },
     );
     this.environments.set(id, environment);
@@ -373,6 +392,7 @@ export class Controller {
     }
     await environment.delete();
     this.state?.deleteEnvironment(id);
+    this.observers.emit({ kind: 'environment_deleted', at: Date.now(), environment_id: id });
   }
 
   /**

@@ -11,6 +11,7 @@ import type { LifecycleHookRecord } from '../policies/controller-record.js';
 import type { HookRunner } from '../policies/runner.js';
 import { AuditLog, readAuditLog, type AuditEntry } from '../record/audit-log.js';
 import type { Logger } from '../record/logger.js';
+import type { Observation } from '../record/observations.js';
 import type { HookRecord } from '../record/types.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { SANDBOX_PATHS } from '../sandbox/sandbox-options.js';
@@ -64,6 +65,8 @@ export interface EnvironmentEvents {
   onGatesReplaced?(hooksJson: string | null): void;
   /** A call started: the environment is in use. */
   onUsed?(): void;
+  /** Hook runs, calls and egress, as they are recorded (for metrics and the console). */
+  observe?(observation: Observation): void;
 }
 
 /** Options of one call. */
@@ -174,6 +177,7 @@ export class Environment {
   /** Records one connection through the egress proxy (header values are never in it). */
   recordEgress(record: EgressRecord): void {
     this.audit.append({ kind: 'egress', at: new Date().toISOString(), ...record });
+    this.events.observe?.({ kind: 'egress', at: Date.now(), record });
   }
 
   /**
@@ -196,6 +200,7 @@ export class Environment {
   private record(hook: HookRecord): void {
     this.audit.append({ kind: 'hook', at: new Date().toISOString(), ...hook });
     this.logger.info(hook, 'hook run');
+    this.events.observe?.({ kind: 'hook_run', at: Date.now(), record: hook });
   }
 
   private async runCall(
@@ -338,6 +343,16 @@ export class Environment {
         : {}),
       ...(outcome.approval ? { approval: outcome.approval } : {}),
       ...(outcome.additional_context ? { additional_context: outcome.additional_context } : {}),
+    });
+    this.events.observe?.({
+      kind: 'tool_call',
+      at: Date.now(),
+      environment_id: this.id,
+      call_id: outcome.call_id,
+      tool: outcome.tool_call.name,
+      outcome: outcome.blocked ? 'blocked' : outcome.is_error ? 'error' : 'ok',
+      reason: outcome.reason,
+      hooks: outcome.hooks,
     });
     return outcome;
   }

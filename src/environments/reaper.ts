@@ -48,10 +48,15 @@ export interface ReapResult {
 export async function reapOrphans(
   client: ContainerClient,
   isOrphan: (labels: Record<string, string>) => boolean = ownerGone,
+  /** Hears what is being looked at or removed, for `hookbox gc`'s progress line. */
+  onProgress?: (message: string) => void,
 ): Promise<ReapResult> {
   const removed: ReapResult = { containers: [], volumes: [], networks: [] };
-  for (const container of await client.listContainers(ENVIRONMENT_RESOURCES)) {
+  onProgress?.('listing containers');
+  const containers = await client.listContainers(ENVIRONMENT_RESOURCES);
+  for (const [index, container] of containers.entries()) {
     if (!isOrphan(container.labels)) continue;
+    onProgress?.(`containers ${index + 1}/${containers.length}: removing ${container.name}`);
     await client.removeContainer(container.id);
     removed.containers.push({
       name: container.name,
@@ -59,11 +64,15 @@ export async function reapOrphans(
     });
   }
   const live = await environmentsWithContainers(client);
-  for (const volume of await client.listVolumes(ENVIRONMENT_RESOURCES)) {
+  onProgress?.('listing volumes');
+  const volumes = await client.listVolumes(ENVIRONMENT_RESOURCES);
+  for (const [index, volume] of volumes.entries()) {
     if (live.has(volume.labels[LABEL_ENVIRONMENT] ?? '') || !isOrphan(volume.labels)) continue;
+    onProgress?.(`volumes ${index + 1}/${volumes.length}: removing ${volume.name}`);
     await client.removeVolume(volume.name);
     removed.volumes.push(volume.name);
   }
+  onProgress?.('listing networks');
   for (const network of await client.listNetworks(ENVIRONMENT_RESOURCES)) {
     if (live.has(network.labels[LABEL_ENVIRONMENT] ?? '') || !isOrphan(network.labels)) continue;
     await client.removeNetwork(network.id);

@@ -417,10 +417,25 @@ export class InteractionService {
           this.logger?.error({ error: (error as Error).message }, 'saving an interaction failed');
         });
     };
+    // For the metrics and the console (docs/console.md): the interaction's status as it changes.
+    const observe = () =>
+      this.controller.observers.emit({
+        kind: 'interaction',
+        at: Date.now(),
+        interaction_id: interaction.id,
+        environment_id: interaction.environment_id,
+        agent: interaction.agent,
+        status: interaction.status,
+        steps: interaction.steps.length,
+        denials: interaction.steps.filter((step) => 'blocked' in step && step.blocked === true)
+          .length,
+        created: interaction.created,
+      });
     const addStep = (step: Step) => {
       interaction.steps.push(step);
       interaction.updated = new Date().toISOString();
       save();
+      observe();
       emit({
         event_type: 'step',
         index: interaction.steps.length - 1,
@@ -429,6 +444,7 @@ export class InteractionService {
     };
 
     emit({ event_type: 'interaction.created', interaction: structuredClone(interaction) });
+    observe();
     const text = userTextOf(request.input as string | Record<string, unknown>[]);
     if (text.length > 0) addStep({ type: 'user_input', content: text });
 
@@ -555,6 +571,7 @@ export class InteractionService {
       { interaction: interaction.id, status: interaction.status, steps: interaction.steps.length },
       'interaction ended',
     );
+    observe();
     const final = structuredClone(interaction);
     emit({ event_type: 'interaction.complete', interaction: structuredClone(final) });
     return final;

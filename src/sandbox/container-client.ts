@@ -105,10 +105,12 @@ export interface ContainerClient {
   listNetworks(labelFilter: string[]): Promise<NetworkSummary[]>;
   /** The container's IPv4 address on a network, if it is attached to it. */
   containerAddress(id: string, network: string): Promise<string | undefined>;
+  /** Builds an image; `onStep` hears each build step as it starts (`Step 3/12 : RUN …`). */
   buildImage(
     context: Buffer,
     tag: string,
     buildArgs: Record<string, string>,
     labels: Record<string, string>,
+    onStep?: (step: string) => void,
   ): Promise<void>;
 }

@@ -301,6 +301,7 @@ export class DockerContainerClient implements ContainerClient {
     tag: string,
     buildArgs: Record<string, string>,
     labels: Record<string, string>,
+    onStep?: (step: string) => void,
   ): Promise<void> {
     await this.call('build image', { tag }, async () => {
       const stream = await this.docker.buildImage(
@@ -324,6 +325,10 @@ export class DockerContainerClient implements ContainerClient {
             if (error) reject(error);
             else if (failed) reject(new Error(failed.errorDetail?.message ?? failed.error));
             else resolve();
+          },
+          (event: { stream?: string }) => {
+            const step = event.stream?.trim();
+            if (onStep && step?.startsWith('Step ')) onStep(step);
           },
         );
       });

@@ -85,10 +85,17 @@ export async function imageStatus(client: ContainerClient): Promise<ImageStatus>
  * (sandbox-image/build-base.sh: debootstrap + docker import), then sandbox-image/Dockerfile on it.
  * Both are cached by content hash, so only a change of their inputs rebuilds them.
  */
+/**
+ * What a build reports: a `stage` (building the base, building the sandbox image) and, within it,
+ * each `step` (a debootstrap line, a Dockerfile step). A terminal shows both on one progress line;
+ * logs keep only the stages (src/cli/progress.ts).
+ */
+export type BuildProgress = (message: string, kind?: 'stage' | 'step') => void;
+
 export async function ensureImage(
   client: ContainerClient,
   logger: Logger,
-  options: { onProgress?: (message: string) => void } = {},
+  options: { onProgress?: BuildProgress } = {},
 ): Promise<string> {
   const status = await imageStatus(client);
   const { tags } = status;
@@ -99,7 +106,12 @@ export async function ensureImage(
       `building base image ${tags.base} from Debian's packages (debootstrap, about a minute)`,
     );
     const script = join(packageRoot(), 'sandbox-image', 'build-base.sh');
-    const run = await execa('bash', [script, tags.base], { reject: false, all: true });
+    const child = execa('bash', [script, tags.base], { reject: false, all: true });
+    child.all?.on('data', (chunk: Buffer) => {
+      const line = chunk.toString().trim().split('\n').at(-1)?.trim();
+      if (line) progress(line, 'step');
+    });
+    const run = await child;
     if (run.exitCode !== 0) {
       throw new SystemError(
         'image_build_failed',
@@ -119,6 +131,7 @@ export async function ensureImage(
         [LABEL_IMAGE]: 'sandbox',
         [LABEL_IMAGE_INPUTS]: tags.sandbox.split(':')[1]!,
       },
+      (step) => progress(step, 'step'),
     );
   } catch (error) {
     throw new SystemError(

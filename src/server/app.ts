@@ -4,7 +4,9 @@ import type { InteractionService } from '../interactions/service.js';
 import type { InteractionEvent } from '../interactions/schema.js';
 import type { Logger } from '../record/logger.js';
 import { ApiKeyChecker } from './auth.js';
+import { isPublicConsolePath, registerConsole } from './console/routes.js';
 import { errorBody, requestErrorOf } from './errors.js';
+import { HookboxMetrics } from './metrics.js';
 import { openApiDocument } from './openapi.js';
 
 /** Request bodies over 32 MiB are refused (413): room for the 20 MiB of sources, JSON-escaped. */
@@ -21,6 +23,8 @@ export interface AppOptions {
   /** @default 32 MiB */
   bodyLimit?: number;
   version: string;
+  /** The Prometheus metrics `GET /metrics` answers with. @default new ones for this service */
+  metrics?: HookboxMetrics;
 }
 
 function sseFrame(event: InteractionEvent): string {
@@ -42,9 +46,22 @@ export function buildApp(options: AppOptions): FastifyInstance {
   // JSON only: a text/plain body would otherwise reach the handlers as a string.
   app.removeContentTypeParser('text/plain');
 
+  const metrics = options.metrics ?? new HookboxMetrics(service.controller, () => service.inFlight);
+  if (!options.metrics) app.addHook('onClose', async () => metrics.close());
+
   app.addHook('onRequest', async (request) => {
     const path = request.url.split('?')[0]!;
-    if (!PUBLIC_PATHS.has(path)) keys.check(request.headers);
+    if (!PUBLIC_PATHS.has(path) && !isPublicConsolePath(path)) keys.check(request.headers);
+  });
+
+  // The route's pattern, never the path: ids in paths would make a series per environment.
+  app.addHook('onResponse', async (request, reply) => {
+    metrics.httpRequest(
+      request.method,
+      request.routeOptions.url ?? 'unmatched',
+      reply.statusCode,
+      reply.elapsedTime,
+    );
   });
 
   app.setErrorHandler((error, request, reply) => {
@@ -77,6 +94,13 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   const document = openApiDocument({ version: options.version, bodyLimit });
   app.get('/openapi.json', async () => document);
+
+  app.get('/metrics', async (_request, reply) => {
+    const { contentType, body } = await metrics.text();
+    return reply.header('content-type', contentType).send(body);
+  });
+
+  registerConsole(app, service);
 
   app.post('/v1beta/interactions', async (request, reply) => {
     const prepared = await service.prepare(request.body);

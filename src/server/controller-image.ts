@@ -7,7 +7,7 @@ import { SystemError } from '../errors/index.js';
 import { packageRoot } from '../paths.js';
 import type { Logger } from '../record/logger.js';
 import type { ContainerClient } from '../sandbox/container-client.js';
-import { ensureImage, imageTags } from '../sandbox/image.js';
+import { ensureImage, imageTags, type BuildProgress } from '../sandbox/image.js';
 import { LABEL_IMAGE, LABEL_IMAGE_INPUTS } from '../sandbox/labels.js';
 
 /** The registry base of the top-level Dockerfile (its default `BASE_IMAGE`). */
@@ -52,7 +52,7 @@ function runningDist(): string | undefined {
 
 /**
  * The build context of the controller image: the Dockerfile, package.json and lock, `bin/`, the
- * compiled `dist/src`, the production `node_modules`, `sandbox-image/` (so the controller inside
+ * compiled `dist/src`, the production `node_modules`, `console/`, `sandbox-image/` (so the controller inside
  * computes the same sandbox image tag as the host), and — for a base without Node.js — the host's
  * `node` binary at the top, which the Dockerfile installs.
  */
@@ -91,6 +91,10 @@ export function controllerImageContext(options: {
     (name) => name === '__pycache__',
   );
   hashed.push(...sandbox.map((entry) => ({ ...entry, path: `sandbox-image/${entry.path}` })));
+  // The web console's page and code (docs/console.md), which `hookbox serve` reads at start.
+  const consoleFiles: ContextFile[] = [];
+  walk(join(root, 'console'), join(root, 'console'), consoleFiles, () => false);
+  hashed.push(...consoleFiles.map((entry) => ({ ...entry, path: `console/${entry.path}` })));
   if (options.withNode) {
     hashed.push({ path: 'node', data: readFileSync(process.execPath), mode: 0o755 });
   }
@@ -147,7 +151,7 @@ export interface ControllerImageOptions {
    */
   base?: 'registry' | 'local' | string;
   distDir?: string;
-  onProgress?: (message: string) => void;
+  onProgress?: BuildProgress;
 }
 
 /**
@@ -181,6 +185,7 @@ export async function ensureControllerImage(
       tag,
       { BASE_IMAGE: baseImage },
       { [LABEL_IMAGE]: 'controller', [LABEL_IMAGE_INPUTS]: tag.split(':')[1]! },
+      (step) => options.onProgress?.(step, 'step'),
     );
   } catch (error) {
     throw new SystemError(

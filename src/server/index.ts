@@ -9,10 +9,13 @@ import { packageRoot } from '../paths.js';
 import { createLogger, type Logger } from '../record/logger.js';
 import { buildApp, DEFAULT_BODY_LIMIT } from './app.js';
 import { checkListenSafety } from './auth.js';
+import { HookboxMetrics } from './metrics.js';
+import { startMetricsServer, type MetricsServer } from './metrics-server.js';
 
 export { buildApp, DEFAULT_BODY_LIMIT } from './app.js';
 export { ApiKeyChecker, checkListenSafety, isLoopbackHost, loadApiKeys } from './auth.js';
 export { openApiDocument } from './openapi.js';
+export { HookboxMetrics } from './metrics.js';
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 8080;
@@ -39,6 +42,12 @@ export interface StartServerOptions {
    * @default false
    */
   keepEnvironmentsOnClose?: boolean;
+  /**
+   * Also serve `GET /metrics` with no key on 127.0.0.1 at this port (0 picks one), for a Prometheus
+   * on the same machine. `/metrics` on the main port (behind the keys) is there either way.
+   * @default none
+   */
+  metricsPort?: number;
 }
 
 export interface RunningServer {
@@ -47,6 +56,9 @@ export interface RunningServer {
   port: number;
   app: FastifyInstance;
   service: InteractionService;
+  metrics: HookboxMetrics;
+  /** `http://127.0.0.1:port` of the keyless metrics listener, when `metricsPort` was given. */
+  metricsUrl?: string;
   /**
    * Stops accepting requests, lets those in flight (and their interactions) finish, then deletes
    * every environment. What SIGTERM does in `hookbox serve`.
@@ -78,16 +90,23 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     ...(options.sweepIntervalMs === undefined ? {} : { sweepIntervalMs: options.sweepIntervalMs }),
     closeController: !options.keepEnvironmentsOnClose,
   });
+  const metrics = new HookboxMetrics(controller, () => service.inFlight);
   const app = buildApp({
     service,
     logger,
     apiKeys,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     version: packageVersion(),
+    metrics,
   });
+  let metricsServer: MetricsServer | undefined;
   try {
     await app.listen({ host, port: options.port ?? DEFAULT_PORT });
+    if (options.metricsPort !== undefined)
+      metricsServer = await startMetricsServer(metrics, options.metricsPort);
   } catch (error) {
+    await app.close().catch(() => {});
+    metrics.close();
     await service.close();
     throw error;
   }
@@ -101,14 +120,17 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     port,
     app,
     service,
+    metrics,
+    ...(metricsServer ? { metricsUrl: metricsServer.url } : {}),
     close: () =>
       (closing ??= (async () => {
         // Keep-alive connections whose request ended while closing would hold the close for the
         // whole keep-alive timeout (72 s in Fastify): close them as soon as they go idle.
         const reaper = setInterval(() => app.server.closeIdleConnections(), 50);
         try {
-          await app.close();
+          await Promise.all([app.close(), metricsServer?.close()]);
         } finally {
+          metrics.close();
           clearInterval(reaper);
           await service.close();
           if (options.keepEnvironmentsOnClose) await controller.detach();

@@ -53,7 +53,10 @@ beforeAll(async () => {
   const started = performance.now();
   tag = await ensureControllerImage(client, logger, {
     distDir: dist,
-    onProgress: (message) => process.stderr.write(`[hookbox] ${message}\n`),
+    // Stages only: a build's every step would flood the test log.
+    onProgress: (message, kind) => {
+      if (kind !== 'step') process.stderr.write(`[hookbox] ${message}\n`);
+    },
   });
   process.stderr.write(
     `[hookbox] controller image ${tag} ready in ${Math.round(performance.now() - started)} ms\n`,
@@ -117,6 +120,12 @@ describe('the controller image', () => {
       result: 'Destructive command blocked by security gate.',
     });
     expect(interaction.steps[4]).toMatchObject({ result: { stdout: 'hello\n' } });
+
+    // The console's page and the UI library are in the image (docs/console.md).
+    const consolePage = await fetch(`${url}/console`);
+    expect(consolePage.status).toBe(200);
+    expect(await consolePage.text()).toContain('/console/static/app.js');
+    expect((await fetch(`${url}/console/vendor/preact.js`)).status).toBe(200);
 
     // The environment is a sibling container on the host's engine.
     const mine = [`${LABEL_MANAGED}=true`, `${LABEL_ENVIRONMENT}=${interaction.environment_id}`];

@@ -14,6 +14,9 @@ export default async function setup(): Promise<void> {
   const client = new DockerContainerClient(logger);
   await ensureEngine(client, { quiet: true });
   await ensureImage(client, logger, {
-    onProgress: (message) => process.stderr.write(`[hookbox] ${message}\n`),
+    // Stages only: a build's every step would flood the test log.
+    onProgress: (message, kind) => {
+      if (kind !== 'step') process.stderr.write(`[hookbox] ${message}\n`);
+    },
   });
 }

@@ -3,6 +3,7 @@ import { packageRoot } from '../../paths.js';
 import { Controller } from '../../environments/controller.js';
 import { callText } from '../format.js';
 import type { CliIo } from '../io.js';
+import { buildProgressFor, createProgress } from '../progress.js';
 import { readSourcesDir } from '../sources-dir.js';
 
 /**
@@ -11,7 +12,10 @@ import { readSourcesDir } from '../sources-dir.js';
  */
 export async function demoCommand(io: CliIo): Promise<number> {
   const sources = readSourcesDir(join(packageRoot(), 'examples', 'security-gate'));
-  const controller = await Controller.start({ onProgress: (message) => io.stderr(`${message}\n`) });
+  const progress = createProgress(io);
+  const controller = await Controller.start({
+    onProgress: buildProgressFor(io, progress),
+  }).finally(() => progress.done());
   const environment = await controller.createEnvironment({ sources });
   io.stdout(`environment ${environment.id} (gates from examples/security-gate/.agents)\n\n`);
   try {

@@ -4,6 +4,7 @@ import { hookboxHome } from '../../paths.js';
 import { defaultLogger } from '../../record/logger.js';
 import { DockerContainerClient } from '../../sandbox/docker-container-client.js';
 import type { CliIo } from '../io.js';
+import { createProgress } from '../progress.js';
 
 /**
  * `hookbox gc`: removes containers, volumes and networks labelled by hookbox whose controller process is gone
@@ -14,8 +15,18 @@ export async function gcCommand(
   io: CliIo,
 ): Promise<number> {
   const client = new DockerContainerClient(defaultLogger());
-  const removed = await reapOrphans(client, options.all ? () => true : undefined);
-  const socketFolders = await reapSocketFolders(client, socketRootOf(hookboxHome(), undefined));
+  const progress = createProgress(io, options);
+  let removed: Awaited<ReturnType<typeof reapOrphans>>;
+  let socketFolders: string[];
+  try {
+    removed = await reapOrphans(client, options.all ? () => true : undefined, (message) =>
+      progress.update(`hookbox gc: ${message}`),
+    );
+    progress.update('hookbox gc: egress socket folders');
+    socketFolders = await reapSocketFolders(client, socketRootOf(hookboxHome(), undefined));
+  } finally {
+    progress.done();
+  }
   if (options.json) io.stdout(JSON.stringify({ ...removed, socketFolders }, null, 2) + '\n');
   else {
     for (const container of removed.containers)

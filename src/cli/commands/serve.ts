@@ -17,6 +17,7 @@ import {
   startServer,
 } from '../../server/index.js';
 import type { CliIo } from '../io.js';
+import { buildProgressFor, createProgress } from '../progress.js';
 
 export interface ServeCommandOptions {
   host?: string;
@@ -26,6 +27,7 @@ export interface ServeCommandOptions {
   poolSize?: string;
   hooks?: string[];
   policy?: string;
+  metricsPort?: string;
 }
 
 function parsePoolSize(value: string | undefined): number {
@@ -51,15 +53,15 @@ async function operatorHooks(options: ServeCommandOptions): Promise<Hook[]> {
   return hooks;
 }
 
-function parsePort(value: string | undefined): number {
+function parsePort(value: string | undefined, field = '--port'): number {
   if (value === undefined) return DEFAULT_PORT;
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new UserError(
       'invalid_argument',
-      `--port: must be a whole number from 0 to 65535 (got ${JSON.stringify(value)})`,
+      `${field}: must be a whole number from 0 to 65535 (got ${JSON.stringify(value)})`,
       {
-        details: { field: '--port' },
+        details: { field },
       },
     );
   }
@@ -74,6 +76,10 @@ function parsePort(value: string | undefined): number {
 export async function serveCommand(options: ServeCommandOptions, io: CliIo): Promise<number> {
   const host = options.host ?? DEFAULT_HOST;
   const port = parsePort(options.port);
+  const metricsPort =
+    options.metricsPort === undefined
+      ? undefined
+      : parsePort(options.metricsPort, '--metrics-port');
   const apiKeys = loadApiKeys(
     options.apiKeysFile === undefined ? {} : { file: options.apiKeysFile },
   );
@@ -105,10 +111,13 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIo): Pro
     logger,
     controller,
     ...(store ? { store, keepEnvironmentsOnClose: true } : {}),
+    ...(metricsPort === undefined ? {} : { metricsPort }),
   });
   io.stderr(
-    `hookbox serve: listening on ${server.url} (${apiKeys.length > 0 ? `${apiKeys.length} API key(s)` : 'no API key: loopback only'})\n`,
+    `hookbox serve: listening on ${server.url} (${apiKeys.length > 0 ? `${apiKeys.length} API key(s)` : 'no API key: loopback only'}); console at ${server.url}/console\n`,
   );
+  if (server.metricsUrl)
+    io.stderr(`hookbox serve: metrics (no key, loopback only) at ${server.metricsUrl}/metrics\n`);
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGTERM', resolve);
     process.once('SIGINT', resolve);
@@ -137,10 +146,16 @@ export async function controllerImageCommand(
   io: CliIo,
 ): Promise<number> {
   const logger = defaultLogger();
-  const tag = await ensureControllerImage(new DockerContainerClient(logger), logger, {
-    ...(options.base ? { base: options.base } : {}),
-    onProgress: (message) => io.stderr(`${message}\n`),
-  });
+  const progress = createProgress(io);
+  let tag: string;
+  try {
+    tag = await ensureControllerImage(new DockerContainerClient(logger), logger, {
+      ...(options.base ? { base: options.base } : {}),
+      onProgress: buildProgressFor(io, progress),
+    });
+  } finally {
+    progress.done();
+  }
   io.stdout(`${tag}\n`);
   return 0;
 }

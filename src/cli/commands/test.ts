@@ -6,6 +6,7 @@ import { loadFixtures } from '../../testing/load-fixtures.js';
 import { runFixtures, type CaseResult } from '../../testing/run-fixtures.js';
 import { resolveToolCall } from '../../tools/registry.js';
 import type { CliIo } from '../io.js';
+import { buildProgressFor, createProgress } from '../progress.js';
 
 export interface TestCommandOptions {
   jobs?: string;
@@ -76,27 +77,40 @@ export async function testCommand(
       }
     });
   }
-  const controller = await Controller.start({ onProgress: (message) => io.stderr(`${message}\n`) });
+  // In a terminal: cases done / total and failures so far; nothing with --json or in CI.
+  const progress = createProgress(io, options);
+  let controller: Controller;
+  try {
+    controller = await Controller.start({ onProgress: buildProgressFor(io, progress) });
+  } catch (error) {
+    progress.done();
+    throw error;
+  }
   const started = performance.now();
   let results: CaseResult[];
+  let failures = 0;
+  progress.update(`hookbox test: starting ${jobs} environment(s)`);
   try {
     results = await runFixtures(controller, fixtures, {
       jobs,
       containment: options.containment ?? true,
       gatesDir: options.gatesDir,
       onResult: (result, done, total) => {
-        if (io.isTty)
-          io.stdout(
-            `\r[${done}/${total}] ${result.passed ? 'pass' : 'FAIL'} ${result.fixture} › ${result.name}`
-              .padEnd(100)
-              .slice(0, 100),
+        if (!result.passed) {
+          failures++;
+          progress.note(
+            `FAIL ${result.fixture} › ${result.name}${result.mode === 'containment' ? ' [gate off]' : ''}`,
           );
+        }
+        progress.update(
+          `[${done}/${total}] ${failures} failed · ${result.passed ? 'pass' : 'FAIL'} ${result.fixture} › ${result.name}`,
+        );
       },
     });
   } finally {
+    progress.done();
     await controller.close();
   }
-  if (io.isTty) io.stdout('\r' + ' '.repeat(100) + '\r');
   const failed = results.filter((result) => !result.passed);
   if (options.json) io.stdout(JSON.stringify(results, null, 2) + '\n');
   else {

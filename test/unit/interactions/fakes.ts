@@ -19,6 +19,7 @@ import {
   type VocabularyId,
 } from '../../../src/tools/registry.js';
 import type { ToolCall } from '../../../src/tools/types.js';
+import { Observers } from '../../../src/record/observations.js';
 
 let counter = 0;
 
@@ -91,6 +92,8 @@ export class FakeController {
   readonly environments = new Map<string, FakeEnvironment>();
   created = 0;
   hookRunner: HookRunner | undefined;
+  /** Where the service reports interactions (src/record/observations.ts). */
+  readonly observers = new Observers();
 
   async createEnvironment(options: EnvironmentOptions = {}): Promise<FakeEnvironment> {
     this.created += 1;

@@ -1,0 +1,196 @@
+import { ApiError, useApi } from './api.js';
+import { ago, Badge, Cell, clock, html, ms, shortId } from './format.js';
+
+/** Every hook run of a call: group, event, outcome, reason, duration. A deny is highlighted. */
+export function HookRuns({ hooks }) {
+  if (!hooks || hooks.length === 0) return html`<p class="muted small">No hook ran.</p>`;
+  return html`<ul class="hooks">
+    ${hooks.map(
+      (hook, index) =>
+        html`<li key=${index} class=${hook.outcome === 'deny' ? 'hook denied' : 'hook'}>
+          <span class="hook-group">${hook.group}</span>
+          <span class="muted small"
+            >${`${hook.event === 'pre_tool_execution' ? 'pre' : 'post'} · ${hook.source} ${hook.type}`}</span
+          >
+          <${Badge} value=${hook.outcome} />
+          <span class="muted small">${ms(hook.duration_ms)}</span>
+          ${hook.reason !== null && hook.reason !== undefined && html`<p class="reason">${hook.reason}</p>`}
+        </li>`,
+    )}
+  </ul>`;
+}
+
+/** One call on an environment's page. */
+export function CallTimeline({ call }) {
+  const denied = call.outcome === 'blocked';
+  return html`<li class=${denied ? 'step denied' : 'step'} data-call=${call.call_id}>
+    <div class="step-head">
+      <code>${call.tool}</code> <${Badge} value=${call.outcome} />
+      <span class="muted small">${clock(call.at)}</span>
+    </div>
+    ${denied && html`<p class="reason"><strong>Denied: </strong>${call.reason ?? 'no reason given'}</p>`}
+    <${HookRuns} hooks=${call.hooks} />
+  </li>`;
+}
+
+/** Code is shown as code (`bash`, `python`), other arguments as JSON. */
+function argumentsText(step) {
+  const args = step.arguments ?? {};
+  const code = args.code ?? args.command;
+  if (step.type === 'code_execution_call' && typeof code === 'string')
+    return `# ${args.language ?? 'bash'}\n${code}`;
+  return JSON.stringify(args, null, 2);
+}
+
+const textOf = (content) => (content ?? []).map((part) => part.text ?? '').join('\n');
+
+function Step({ step }) {
+  switch (step.type) {
+    case 'user_input':
+      return html`<li class="step">
+        <div class="step-head">User</div>
+        <p class="text">${textOf(step.content)}</p>
+      </li>`;
+    case 'model_output':
+      return html`<li class="step">
+        <div class="step-head">Model</div>
+        <p class="text">${textOf(step.content)}</p>
+      </li>`;
+    case 'code_execution_call':
+    case 'tool_call': {
+      const denied = (step.hooks ?? []).some((hook) => hook.outcome === 'deny');
+      return html`<li class=${denied ? 'step denied' : 'step'}>
+        <div class="step-head">
+          Call <code>${step.name ?? 'code_execution'}</code>
+          ${denied && html`<${Badge} value="blocked" />`}
+        </div>
+        <pre class="args">${argumentsText(step)}</pre>
+        <${HookRuns} hooks=${step.hooks} />
+      </li>`;
+    }
+    case 'code_execution_result':
+    case 'tool_result': {
+      const result =
+        typeof step.result === 'string' ? step.result : JSON.stringify(step.result, null, 2);
+      return html`<li class=${step.blocked ? 'step denied' : 'step'}>
+        <div class="step-head">
+          Result
+          ${step.blocked ? html`<${Badge} value="blocked" />` : step.is_error ? html`<${Badge} value="error" />` : html`<${Badge} value="ok" />`}
+        </div>
+        ${
+          step.blocked
+            ? html`<p class="reason"><strong>Denied: </strong>${result}</p>`
+            : html`<pre class="result">${result}</pre>`
+        }
+        <${HookRuns} hooks=${step.hooks} />
+      </li>`;
+    }
+    default:
+      return html`<li class="step"><div class="step-head">${step.type}</div></li>`;
+  }
+}
+
+export function InteractionPage({ id, tick, onUnauthenticated }) {
+  const { data, error } = useApi(
+    `/v1beta/interactions/${encodeURIComponent(id)}`,
+    [tick],
+    onUnauthenticated,
+  );
+  return html`
+    <p class="crumbs"><a href="#/interactions">Interactions</a> ›</p>
+    <h1 tabindex="-1"><code>${id}</code></h1>
+    ${error && html`<p class="error" role="alert">${error instanceof ApiError && error.status === 404 ? 'No such interaction (the server keeps a limited number).' : error.message}</p>`}
+    ${
+      data &&
+      html`
+        <dl class="facts">
+          <div>
+            <dt>Status</dt>
+            <dd><${Badge} value=${data.status} /></dd>
+          </div>
+          <div>
+            <dt>Agent</dt>
+            <dd>${data.agent}</dd>
+          </div>
+          <div>
+            <dt>Environment</dt>
+            <dd>
+              <a href=${`#/environments/${encodeURIComponent(data.environment_id)}`}
+                ><code>${data.environment_id}</code></a
+              >
+            </dd>
+          </div>
+          <div>
+            <dt>Started</dt>
+            <dd>${clock(data.created)}</dd>
+          </div>
+          ${
+            data.error &&
+            html`<div>
+              <dt>Error</dt>
+              <dd class="error">${data.error.code}: ${data.error.message}</dd>
+            </div>`
+          }
+        </dl>
+        <h2>Steps</h2>
+        <ol class="timeline" aria-label="Steps">
+          ${data.steps.map((step, index) => html`<${Step} key=${index} step=${step} />`)}
+        </ol>
+      `
+    }
+  `;
+}
+
+export function InteractionsPage({ tick, onUnauthenticated }) {
+  const { data, error } = useApi('/console/api/interactions', [tick], onUnauthenticated);
+  return html`
+    <h1 tabindex="-1">Interactions</h1>
+    <p class="hint">The most recent ones since this server started, newest first.</p>
+    ${error && html`<p class="error" role="alert">${error.message}</p>`}
+    ${
+      data &&
+      (data.interactions.length === 0
+        ? html`<p class="empty">No interactions yet.</p>`
+        : html`<div class="table-wrap">
+            <table class="responsive">
+              <caption class="visually-hidden">
+                Recent interactions
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Interaction</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Agent</th>
+                  <th scope="col">Environment</th>
+                  <th scope="col">Steps</th>
+                  <th scope="col">Denied</th>
+                  <th scope="col">Started</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${data.interactions.map(
+                  (i) =>
+                    html`<tr key=${i.interaction_id} class=${i.denials > 0 ? 'denied-row' : ''}>
+                      <${Cell} label="Interaction"
+                        ><a href=${`#/interactions/${encodeURIComponent(i.interaction_id)}`}
+                          ><code>${shortId(i.interaction_id)}</code></a
+                        ><//
+                      >
+                      <${Cell} label="Status"><${Badge} value=${i.status} /><//>
+                      <${Cell} label="Agent">${i.agent}<//>
+                      <${Cell} label="Environment"
+                        ><a href=${`#/environments/${encodeURIComponent(i.environment_id)}`}
+                          ><code>${shortId(i.environment_id)}</code></a
+                        ><//
+                      >
+                      <${Cell} label="Steps">${i.steps}<//>
+                      <${Cell} label="Denied">${i.denials}<//>
+                      <${Cell} label="Started">${ago(i.created)} ago<//>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>
+          </div>`)
+    }
+  `;
+}

@@ -1,0 +1,69 @@
+import type { EgressRecord } from '../network/egress-record.js';
+import type { HookRecord } from './types.js';
+
+/**
+ * What the runtime reports as it works, for whoever watches: the metrics (docs/console.md,
+ * "Metrics") and the console's live view. The environment, the controller and the interaction
+ * service each emit one observation at the point where the thing is already recorded; they never
+ * wait for, nor depend on, a listener.
+ */
+export type Observation =
+  | { kind: 'hook_run'; at: number; record: HookRecord }
+  | {
+      kind: 'tool_call';
+      at: number;
+      environment_id: string;
+      call_id: string;
+      tool: string;
+      /** `blocked` (a pre hook denied), `error` (the tool failed), `ok`. */
+      outcome: 'blocked' | 'error' | 'ok';
+      reason: string | null;
+      hooks: HookRecord[];
+    }
+  | { kind: 'egress'; at: number; record: EgressRecord }
+  | {
+      kind: 'environment_created';
+      at: number;
+      environment_id: string;
+      /** From the request to a usable environment. */
+      duration_ms: number;
+      /** `pool`: handed out from the warm pool; `cold`: made for the request; `reattached`. */
+      source: 'pool' | 'cold' | 'reattached';
+    }
+  | { kind: 'environment_deleted'; at: number; environment_id: string }
+  | {
+      kind: 'interaction';
+      at: number;
+      interaction_id: string;
+      environment_id: string;
+      agent: string;
+      status: 'in_progress' | 'completed' | 'failed';
+      /** Steps so far. */
+      steps: number;
+      /** Calls blocked so far. */
+      denials: number;
+      created: string;
+    };
+
+export type ObservationListener = (observation: Observation) => void;
+
+/** A set of listeners. A listener that throws is dropped from that one delivery, never the caller's problem. */
+export class Observers {
+  private readonly listeners = new Set<ObservationListener>();
+
+  /** Adds a listener; the function returned removes it. */
+  add(listener: ObservationListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  emit(observation: Observation): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(observation);
+      } catch {
+        // A watcher's failure must not change what the runtime does.
+      }
+    }
+  }
+}

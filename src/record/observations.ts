@@ -37,7 +37,7 @@ export type Observation =
       interaction_id: string;
       environment_id: string;
       agent: string;
-      status: 'in_progress' | 'completed' | 'failed';
+      status: 'in_progress' | 'completed' | 'failed' | 'requires_action';
       /** Steps so far. */
       steps: number;
       /** Calls blocked so far. */

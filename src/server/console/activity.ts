@@ -47,7 +47,7 @@ export interface InteractionSummary {
   interaction_id: string;
   environment_id: string;
   agent: string;
-  status: 'in_progress' | 'completed' | 'failed';
+  status: 'in_progress' | 'completed' | 'failed' | 'requires_action';
   steps: number;
   denials: number;
   created: string;

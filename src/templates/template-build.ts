@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { pack } from 'tar-stream';
@@ -98,6 +98,12 @@ async function tarOf(files: ContextFile[]): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/** A path as messages show it: relative to the working folder when it is under it. */
+function displayOf(file: string): string {
+  const near = relative(process.cwd(), file);
+  return near && !near.startsWith('..') ? near : file;
+}
+
 /** Where the Dockerfile and the context are: `DIR` (DIR/Dockerfile) or `path/to/Dockerfile`. */
 function locate(path: string): { file: string; context: string; display: string } {
   const full = resolve(path);
@@ -111,9 +117,9 @@ function locate(path: string): { file: string; context: string; display: string 
       throw new UserError('invalid_template', `${path}: the folder holds no Dockerfile`, {
         details: { field: 'path' },
       });
-    return { file, context: full, display: relative(process.cwd(), file) || file };
+    return { file, context: full, display: displayOf(file) };
   }
-  return { file: full, context: dirname(full), display: path };
+  return { file: full, context: dirname(full), display: displayOf(full) };
 }
 
 /**
@@ -201,8 +207,10 @@ export async function buildTemplate(
     [LABEL_TEMPLATE_INPUTS]: inputs,
     [LABEL_TEMPLATE_SOURCE]: file,
   };
-  const candidate = `hookbox/template-candidate:${name}`;
-  const stage = `hookbox/template-stage:${name}`;
+  // Per build, so that two builds of one name (two processes) never remove each other's images.
+  const nonce = randomBytes(4).toString('hex');
+  const candidate = `hookbox/template-candidate:${name}-${nonce}`;
+  const stage = `hookbox/template-stage:${name}-${nonce}`;
   const output: string[] = [];
   const onOutput = (line: string) => {
     output.push(line);

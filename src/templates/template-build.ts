@@ -212,7 +212,10 @@ export async function buildTemplate(
   const candidate = `hookbox/template-candidate:${name}-${nonce}`;
   const stage = `hookbox/template-stage:${name}-${nonce}`;
   const output: string[] = [];
-  const onOutput = (line: string) => {
+  const onOutput = (raw: string) => {
+    // The engine colours a RUN's stderr for terminals.
+    // eslint-disable-next-line no-control-regex
+    const line = raw.replace(/\u001b\[[0-9;]*m/g, '');
     output.push(line);
     if (/^Step \d+\/\d+ :/.test(line)) progress(line);
   };

@@ -30,7 +30,7 @@ export function parseDockerfile(text: string): Instruction[] {
     const trimmed = raw.trim();
     if (trimmed.startsWith('#') || (current === undefined && trimmed === '')) return;
     const continued = trimmed.endsWith(escape);
-    const part = continued ? trimmed.slice(0, -escape.length) : trimmed;
+    const part = continued ? trimmed.slice(0, -escape.length).trimEnd() : trimmed;
     if (current === undefined) current = { text: part, line: index + 1 };
     else current.text += ` ${part}`;
     if (!continued) {

@@ -17,6 +17,7 @@ import {
   LABEL_TEMPLATE_SOURCE,
   templateTag,
 } from '../../src/templates/template-image.js';
+import { imageTags } from '../../src/sandbox/image.js';
 import { LABEL_IMAGE } from '../../src/sandbox/labels.js';
 import { cli, sourcesDir } from './cli-helpers.js';
 import { bash, useController } from './helpers.js';
@@ -340,4 +341,34 @@ describe('upgrades', () => {
     ]);
     expect((await cli('doctor')).stdout).toContain('✔ template it-stale (current)');
   });
+});
+
+describe('a template on another Debian base', () => {
+  it(
+    "gets hookbox's agent layer on top, and works like any other",
+    { timeout: 900_000 },
+    async () => {
+      // hookbox's own debootstrapped base: a plain Debian image, present without any registry.
+      const dir = dockerfileDir(
+        `FROM ${imageTags().base}`,
+        'RUN echo other-base > /etc/template-marker',
+      );
+      const built = await build(dir, 'it-other-base');
+      expect([built.code, built.stdout]).toEqual([
+        0,
+        expect.stringMatching(/^hookbox\/template:it-other-base built/),
+      ]);
+      const environment = await (
+        await controller()
+      ).createEnvironment({ template: 'it-other-base' });
+      try {
+        const outcome = await environment.call(
+          bash('cat /etc/template-marker; id -u; find / -xdev -perm /6000 -type f | wc -l'),
+        );
+        expect(outcome.result?.stdout).toBe('other-base\n1000\n0\n');
+      } finally {
+        await environment.delete();
+      }
+    },
+  );
 });

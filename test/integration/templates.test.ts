@@ -334,7 +334,14 @@ describe('upgrades', () => {
     expect((refused as UserError).message).toContain(
       `rebuild it with \`hookbox template build ${join(source, 'Dockerfile')} --name it-stale\``,
     );
-    const rebuilt = await cli('template', 'build', '--stale');
+    // The command the message gave (`--stale` would rebuild every stale template on the engine).
+    const rebuilt = await cli(
+      'template',
+      'build',
+      join(source, 'Dockerfile'),
+      '--name',
+      'it-stale',
+    );
     expect([rebuilt.code, rebuilt.stdout]).toEqual([
       0,
       expect.stringContaining('hookbox/template:it-stale built'),

@@ -53,7 +53,7 @@ function runningDist(): string | undefined {
 /**
  * The build context of the controller image: the Dockerfile, package.json and lock, `bin/`, the
  * compiled `dist/src`, the production `node_modules`, `sandbox-image/` (so the controller inside
- * computes the same sandbox image tag as the host), and — for a base without Node.js — the host's
+ * computes the same sandbox image tag as the host), `templates/` (the shipped templates), and — for a base without Node.js — the host's
  * `node` binary at the top, which the Dockerfile installs.
  */
 export function controllerImageContext(options: {
@@ -91,6 +91,10 @@ export function controllerImageContext(options: {
     (name) => name === '__pycache__',
   );
   hashed.push(...sandbox.map((entry) => ({ ...entry, path: `sandbox-image/${entry.path}` })));
+  // The shipped templates (`full`), built on first use by the controller inside (docs/templates.md).
+  const templates: ContextFile[] = [];
+  walk(join(root, 'templates'), join(root, 'templates'), templates, () => false);
+  hashed.push(...templates.map((entry) => ({ ...entry, path: `templates/${entry.path}` })));
   if (options.withNode) {
     hashed.push({ path: 'node', data: readFileSync(process.execPath), mode: 0o755 });
   }

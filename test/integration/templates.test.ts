@@ -379,3 +379,35 @@ describe('a template on another Debian base', () => {
     },
   );
 });
+
+describe('fixtures (hookbox test)', () => {
+  it('run their cases on the template they name; an unknown one is an invalid fixture', async () => {
+    const built = await build(
+      dockerfileDir('FROM hookbox/sandbox:latest', 'RUN echo fixture > /etc/template-marker'),
+      'it-fixture',
+    );
+    expect(built.code).toBe(0);
+    const fixture = (template: string) =>
+      [
+        'name: on-a-template',
+        `template: ${template}`,
+        'sources: {inline: [{target: .agents/hooks.json, content: "{}"}]}',
+        'cases:',
+        '  - name: sees the template',
+        '    call: {name: code_execution, args: {code: "cat /etc/template-marker"}}',
+        '    expect: {blocked: false, exit_code: 0, stdout: {exact: "fixture\\n"}}',
+      ].join('\n') + '\n';
+    const dir = mkdtempSync(join(tmpdir(), 'hookbox-fixture-'));
+    writeFileSync(join(dir, 'good.yaml'), fixture('it-fixture'));
+    writeFileSync(join(dir, 'bad.yaml'), fixture('no-such-template'));
+    const good = await cli('test', join(dir, 'good.yaml'));
+    expect([good.code, good.stdout]).toEqual([0, expect.stringContaining('1 passed, 0 failed')]);
+    const bad = await cli('test', join(dir, 'bad.yaml'));
+    expect([bad.code, bad.stderr]).toEqual([
+      2,
+      expect.stringContaining(
+        `${join(dir, 'bad.yaml')}: template: unknown template "no-such-template"`,
+      ),
+    ]);
+  });
+});

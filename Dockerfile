@@ -30,6 +30,8 @@ COPY node_modules/ /opt/hookbox/node_modules/
 # The sandbox image's inputs: the controller computes the sandbox image tag from them and finds that
 # image on the host's engine (build it there first: `hookbox image build`).
 COPY sandbox-image/ /opt/hookbox/sandbox-image/
+# The shipped templates (docs/templates.md), built on the host's engine on first use.
+COPY templates/ /opt/hookbox/templates/
 COPY bin/ /opt/hookbox/bin/
 # The web console's page, code and styles (served at /console; the UI library comes from node_modules).
 COPY console/ /opt/hookbox/console/

@@ -8,6 +8,11 @@ import { hooksImportCommand } from './commands/hooks-import.js';
 import { imageBuildCommand } from './commands/image.js';
 import { runCommand } from './commands/run.js';
 import { controllerImageCommand, serveCommand } from './commands/serve.js';
+import {
+  templateBuildCommand,
+  templateListCommand,
+  templateRemoveCommand,
+} from './commands/template.js';
 import { testCommand } from './commands/test.js';
 import { validateCommand } from './commands/validate.js';
 import { processIo, type CliIo } from './io.js';
@@ -36,6 +41,7 @@ function program(io: CliIo, setCode: (code: number) => void): Command {
       'tool vocabulary: 2026-05 or 2026-09 (default 2026-09, or 2026-05 when a call names a 2026-05-only tool)',
     )
     .option('--tool-timeout-ms <ms>', 'timeout of each tool call, in milliseconds (default 60000)')
+    .option('--template <name>', 'the sandbox template (default, full, or one you built)')
     .option('--json', 'print the outcome(s) as JSON')
     .action(async (options) => setCode(await callCommand(options, io)));
 
@@ -102,6 +108,37 @@ function program(io: CliIo, setCode: (code: number) => void): Command {
       '"registry" (node:20-bookworm-slim), "local" (the sandbox base plus this node), or an image',
     )
     .action(async (options) => setCode(await controllerImageCommand(options, io)));
+  const template = root
+    .command('template')
+    .description(
+      'sandbox templates: your own image built on the sandbox image (docs/templates.md)',
+    );
+  template
+    .command('build')
+    .description(
+      'build a template from a folder holding a Dockerfile (or a Dockerfile), and check it',
+    )
+    .argument(
+      '[path]',
+      'folder with a Dockerfile, or the Dockerfile; its folder is the build context',
+    )
+    .option('--name <name>', 'the template name (a-z, 0-9, _ . -)')
+    .option('--force', 'rebuild even when nothing changed')
+    .option('--stale', 'rebuild every template built on an older sandbox image')
+    .option('--json', 'print the result as JSON')
+    .action(async (path: string | undefined, options) =>
+      setCode(await templateBuildCommand(path, options, io)),
+    );
+  template
+    .command('list')
+    .description('the templates: default, shipped ones, built ones (and which are stale)')
+    .option('--json', 'print the list as JSON')
+    .action(async (options) => setCode(await templateListCommand(options, io)));
+  template
+    .command('rm')
+    .description('remove a built template')
+    .argument('<name>')
+    .action(async (name: string) => setCode(await templateRemoveCommand(name, io)));
   root
     .command('serve')
     .description('the HTTP API (POST /v1beta/interactions, …) until SIGTERM')
@@ -113,6 +150,10 @@ function program(io: CliIo, setCode: (code: number) => void): Command {
     )
     .option('--state-file <file>', 'SQLite state: environments and interactions survive a restart')
     .option('--pool-size <n>', 'warm environments kept ready (default 0)')
+    .option(
+      '--pool <spec>',
+      'warm environments per template, e.g. default=4,full=1 (a bare number is the default template)',
+    )
     .option('--policy <file>', 'a policy file (JSON or YAML) run before the sandbox gates')
     .option('--hooks <module...>', 'JavaScript modules exporting controller hooks')
     .option(

@@ -27,6 +27,8 @@ import { ownerGone, reapOrphans, reapSocketFolders } from './reaper.js';
 import { WarmPool, type WarmPoolOptions } from './warm-pool.js';
 import { Observers } from '../record/observations.js';
 import { newControllerId, newEnvironmentId } from './ids.js';
+import { Templates } from '../templates/templates.js';
+import { DEFAULT_TEMPLATE } from '../templates/template-image.js';
 
 export interface ControllerOptions {
   /** The container engine. @default a DockerContainerClient on the local Docker socket */
@@ -48,6 +50,12 @@ export interface ControllerOptions {
   hooks?: readonly Hook[];
   /** Keep hardened environments ready, so handing one out costs only the injection of sources. */
   pool?: WarmPoolOptions;
+  /**
+   * Warm pools of other templates, by template name (`{ full: { size: 1 } }`); `pool` is the
+   * `default` template's. Each name must resolve at start (a shipped one is built then).
+   * @default {}
+   */
+  pools?: Record<string, WarmPoolOptions>;
   /**
    * Remove, at start, containers and volumes left by hookbox controllers that are gone (and, with a
    * state file, that it does not list).
@@ -100,8 +108,15 @@ export class Controller {
   private reaper: NodeJS.Timeout | undefined;
   /** Runs the controller-side hooks; undefined when there are none. */
   readonly hookRunner: HookRunner | undefined;
-  /** The warm pool, when the controller has one. */
-  readonly pool: WarmPool | undefined;
+  /** The warm pools, by template name. */
+  readonly pools = new Map<string, WarmPool>();
+  /** Which image each template runs (docs/templates.md). */
+  readonly templates: Templates;
+
+  /** The `default` template's warm pool, when the controller has one. */
+  get pool(): WarmPool | undefined {
+    return this.pools.get(DEFAULT_TEMPLATE);
+  }
   /** Who watches: the metrics and the console (docs/console.md) add themselves here. */
   readonly observers = new Observers();
 
@@ -111,9 +126,11 @@ export class Controller {
     readonly home: string,
     readonly image: string,
     hooks: readonly Hook[],
-    poolOptions: WarmPoolOptions | undefined,
+    pools: Map<string, { image: string; options: WarmPoolOptions }>,
     state: StateStore | undefined,
+    templates: Templates,
   ) {
+    this.templates = templates;
     this.state = state;
     this.identity = {
       id: newControllerId(),
@@ -121,9 +138,15 @@ export class Controller {
       ...(state ? { stateFile: state.path } : {}),
     };
     this.hookRunner = hooks.length > 0 ? new HookRunner(hooks) : undefined;
-    if (poolOptions && poolOptions.size > 0) {
-      this.pool = new WarmPool(() => this.makeSandbox(newEnvironmentId(), []), poolOptions, logger);
-      this.pool.refill();
+    for (const [template, { image: poolImage, options }] of pools) {
+      if (options.size <= 0) continue;
+      const pool = new WarmPool(
+        () => this.makeSandbox(newEnvironmentId(), [], undefined, undefined, poolImage),
+        options,
+        logger,
+      );
+      this.pools.set(template, pool);
+      pool.refill();
     }
   }
 
@@ -132,6 +155,7 @@ export class Controller {
     sources: PlacedSource[],
     options?: EnvironmentOptions['sandbox'],
     network?: { allowlist: Allowlist; onRecord: (record: EgressRecord) => void },
+    image: string = this.image,
   ): Promise<Sandbox> {
     // The way out first (the sandbox needs the relay's address); the sandbox then owns it.
     const egress = network
@@ -152,7 +176,7 @@ export class Controller {
       logger: this.logger,
       controller: this.identity,
       environmentId,
-      image: this.image,
+      image,
       sources,
       options,
       ...(egress ? { network: egress } : {}),
@@ -170,6 +194,16 @@ export class Controller {
     const image = await ensureImage(client, logger, { onProgress: options.onProgress });
     const state = options.stateFile ? new StateStore(options.stateFile) : undefined;
     const home = options.home ?? hookboxHome();
+    const templates = new Templates(client, logger, image, options.onProgress);
+    const pools = new Map<string, { image: string; options: WarmPoolOptions }>();
+    for (const [template, poolOptions] of Object.entries({
+      ...(options.pool ? { [DEFAULT_TEMPLATE]: options.pool } : {}),
+      ...options.pools,
+    }))
+      pools.set(template, {
+        image: await templates.resolve(template, `pool.${template}`),
+        options: poolOptions,
+      });
     // Orphans: made by a controller that is gone, and not listed in this controller's state.
     const reap = async () => {
       const reaped = await reapOrphans(client, (labels) => {
@@ -196,8 +230,9 @@ export class Controller {
       home,
       image,
       options.hooks ?? [],
-      options.pool,
+      pools,
       state,
+      templates,
     );
     controller.egressSettings = options.egress;
     if (state) await controller.restore();
@@ -269,11 +304,14 @@ export class Controller {
     const sources = placeSources(options.sources ?? []);
     const allowlist = parseNetworkOptions(options.network);
     const gates = hooksConfigOf(sources, allowlist);
+    const template = options.template ?? DEFAULT_TEMPLATE;
+    const image = await this.templates.resolve(template);
     // Egress records go to the environment's audit log once it exists (no traffic comes before).
     const early: EgressRecord[] = [];
     let recordEgress: (record: EgressRecord) => void = (record) => early.push(record);
     // A pooled environment has the default limits and no network; any other is made cold.
-    const pooled = options.sandbox === undefined && !allowlist ? this.pool?.take() : undefined;
+    const pooled =
+      options.sandbox === undefined && !allowlist ? this.pools.get(template)?.take() : undefined;
     let sandbox: Sandbox;
     if (pooled) {
       try {
@@ -289,6 +327,7 @@ export class Controller {
         sources,
         options.sandbox,
         allowlist ? { allowlist, onRecord: (record) => recordEgress(record) } : undefined,
+        image,
       );
     }
     const environmentId = sandbox.environmentId;
@@ -305,7 +344,7 @@ export class Controller {
           id: environmentId,
           container_id: sandbox.containerId,
           created: new Date().toISOString(),
-          settings: { ...settings, vocabulary, sandbox: options.sandbox ?? null },
+          settings: { ...settings, vocabulary, template, sandbox: options.sandbox ?? null },
           hooks_json:
             sources.find((source) => source.area === 'agents' && source.path === 'hooks.json')
               ?.content ?? null,
@@ -402,7 +441,7 @@ export class Controller {
    */
   async detach(): Promise<void> {
     clearInterval(this.reaper);
-    await this.pool?.close();
+    await Promise.allSettled([...this.pools.values()].map((pool) => pool.close()));
     for (const environment of this.environments.values()) environment.detach();
     this.environments.clear();
     this.state?.close();
@@ -411,7 +450,7 @@ export class Controller {
   /** Deletes every environment this controller made. */
   async close(): Promise<void> {
     clearInterval(this.reaper);
-    await this.pool?.close();
+    await Promise.allSettled([...this.pools.values()].map((pool) => pool.close()));
     const all = [...this.environments.keys()];
     await Promise.allSettled(all.map((id) => this.deleteEnvironment(id)));
     this.state?.close();

@@ -31,6 +31,14 @@ export interface EnvironmentOptions {
    * @default false
    */
   backgroundProcesses?: boolean;
+  /**
+   * The template the environment runs: `default` (the sandbox image: bash, python3, node, git, jq,
+   * curl, …), `full` (adds npm, python3-venv and pip, build-essential; built on first use), or one
+   * built with `hookbox template build`. An unknown name is refused, listing the known ones. See
+   * docs/templates.md.
+   * @default 'default'
+   */
+  template?: string;
   /** Container limits (memory, CPU, pids) and `writableTmp`. */
   sandbox?: SandboxOptions;
   /**

@@ -8,6 +8,7 @@ export type UserErrorCode =
   | 'invalid_sources'
   | 'invalid_hooks_config'
   | 'invalid_tool_call'
+  | 'invalid_template'
   | 'unsupported'
   | 'not_found'
   | 'unauthenticated'
@@ -93,6 +94,7 @@ const HTTP_STATUS: Record<UserErrorCode | SystemErrorCode, number> = {
   invalid_sources: 400,
   invalid_hooks_config: 400,
   invalid_tool_call: 400,
+  invalid_template: 400,
   unsupported: 400,
   not_found: 404,
   unauthenticated: 401,

@@ -122,6 +122,13 @@ export const environmentConfigSchema = z
         'No network unless an allowlist is given: then the only way out is the egress proxy, which ' +
           'lets through the listed domains and adds their transform headers on the wire (SPEC §7).',
       ),
+    template: z
+      .string()
+      .optional()
+      .describe(
+        'hookbox extension: the sandbox template of a new environment (`default`, `full`, or one ' +
+          'built with `hookbox template build`); an unknown one is a 400 listing the known ones.',
+      ),
   })
   .describe('A new environment made from sources, or sources added to an existing one.');
 

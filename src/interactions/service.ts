@@ -308,6 +308,17 @@ export class InteractionService {
         { details: { field: `${prefix}.network` } },
       );
     }
+    // A template (docs/templates.md) is chosen when the environment is made, like its network.
+    const template = config?.template;
+    if (template !== undefined && target.kind === 'existing') {
+      throw new UserError(
+        'invalid_argument',
+        `${prefix}.template: an existing environment keeps the template it was made with; give template only when making one`,
+        { details: { field: `${prefix}.template` } },
+      );
+    }
+    if (template !== undefined)
+      await this.controller.templates.resolve(template, `${prefix}.template`);
     const allowlist =
       target.kind === 'existing'
         ? this.environmentAt(target.id, target.field).allowlist
@@ -342,6 +353,7 @@ export class InteractionService {
           sources,
           vocabulary,
           ...(network ? { network } : {}),
+          ...(template !== undefined ? { template } : {}),
         });
         this.leases.acquire(environment.id);
       }

@@ -74,6 +74,27 @@ export interface VolumeSummary {
   labels: Record<string, string>;
 }
 
+/** An image as the engine describes it: what a template check needs from its configuration. */
+export interface ImageSummary {
+  id: string;
+  /** Its repo:tag names. */
+  tags: string[];
+  labels: Record<string, string>;
+  /** The `USER` it runs as ('' for root). */
+  user: string;
+  entrypoint: string[];
+  cmd: string[];
+  /** Paths it declares as `VOLUME`. */
+  volumes: string[];
+  /** `NAME=value` pairs of its `ENV`. */
+  env: string[];
+  /** Whether it declares a `HEALTHCHECK` (which the engine would run as root in the sandbox). */
+  healthcheck: boolean;
+  /** Size in bytes. */
+  sizeBytes: number;
+  created: string;
+}
+
 export interface ContainerState {
   running: boolean;
   status: string;
@@ -105,12 +126,23 @@ export interface ContainerClient {
   listNetworks(labelFilter: string[]): Promise<NetworkSummary[]>;
   /** The container's IPv4 address on a network, if it is attached to it. */
   containerAddress(id: string, network: string): Promise<string | undefined>;
-  /** Builds an image; `onStep` hears each build step as it starts (`Step 3/12 : RUN …`). */
+  /**
+   * Builds an image from a tar context. `onOutput` gets the build's output line by line (the
+   * `Step N/M : …` lines say which instruction ran; a failed build's message is the error).
+   */
   buildImage(
     context: Buffer,
     tag: string,
     buildArgs: Record<string, string>,
     labels: Record<string, string>,
-    onStep?: (step: string) => void,
+    options?: { dockerfile?: string; onOutput?: (line: string) => void },
   ): Promise<void>;
+  /** The image's configuration, or undefined when there is no such image. */
+  inspectImage(tag: string): Promise<ImageSummary | undefined>;
+  /** Images with these labels. */
+  listImages(labelFilter: string[]): Promise<ImageSummary[]>;
+  /** Gives an image another name (`repo:tag`), moving the name if it was on another image. */
+  tagImage(source: string, target: string): Promise<void>;
+  /** Removes an image name (the image goes with its last name); one that is gone is fine. */
+  removeImage(tag: string): Promise<void>;
 }

@@ -7,6 +7,7 @@ import type {
   ContainerClient,
   ContainerState,
   ContainerSummary,
+  ImageSummary,
   NetworkSpec,
   NetworkSummary,
   SandboxContainerSpec,
@@ -301,7 +302,7 @@ export class DockerContainerClient implements ContainerClient {
     tag: string,
     buildArgs: Record<string, string>,
     labels: Record<string, string>,
-    onStep?: (step: string) => void,
+    options: { dockerfile?: string; onOutput?: (line: string) => void } = {},
   ): Promise<void> {
     await this.call('build image', { tag }, async () => {
       const stream = await this.docker.buildImage(
@@ -312,6 +313,7 @@ export class DockerContainerClient implements ContainerClient {
           labels,
           rm: true,
           forcerm: true,
+          ...(options.dockerfile ? { dockerfile: options.dockerfile } : {}),
         },
       );
       await new Promise<void>((resolve, reject) => {
@@ -327,11 +329,74 @@ export class DockerContainerClient implements ContainerClient {
             else resolve();
           },
           (event: { stream?: string }) => {
-            const step = event.stream?.trim();
-            if (onStep && step?.startsWith('Step ')) onStep(step);
+            if (!options.onOutput || typeof event.stream !== 'string') return;
+            for (const line of event.stream.split('\n')) if (line.trim()) options.onOutput(line);
           },
         );
       });
     });
   }
+
+  async inspectImage(tag: string): Promise<ImageSummary | undefined> {
+    try {
+      const info = await this.docker.getImage(tag).inspect();
+      return imageSummary(info);
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw engineError(`inspect image ${tag}`, error);
+    }
+  }
+
+  async listImages(labelFilter: string[]): Promise<ImageSummary[]> {
+    const list = await this.call('list images', { labelFilter }, () =>
+      this.docker.listImages({ filters: { label: labelFilter } }),
+    );
+    const summaries: ImageSummary[] = [];
+    for (const image of list) {
+      const summary = await this.inspectImage(image.Id);
+      if (summary) summaries.push(summary);
+    }
+    return summaries;
+  }
+
+  async tagImage(source: string, target: string): Promise<void> {
+    const colon = target.lastIndexOf(':');
+    await this.call('tag image', { source, target }, () =>
+      this.docker
+        .getImage(source)
+        .tag({ repo: target.slice(0, colon), tag: target.slice(colon + 1) }),
+    );
+  }
+
+  async removeImage(tag: string): Promise<void> {
+    try {
+      await this.call('remove image', { tag }, () => this.docker.getImage(tag).remove({}));
+    } catch (error) {
+      if (isNotFound((error as SystemError).cause)) return;
+      throw error;
+    }
+  }
+}
+
+function imageSummary(info: Docker.ImageInspectInfo): ImageSummary {
+  const config = info.Config ?? ({} as Docker.ImageInspectInfo['Config']);
+  const healthcheck = (config as { Healthcheck?: { Test?: string[] } }).Healthcheck;
+  return {
+    id: info.Id,
+    tags: info.RepoTags ?? [],
+    labels: config.Labels ?? {},
+    user: config.User ?? '',
+    entrypoint: asList(config.Entrypoint),
+    cmd: asList(config.Cmd),
+    volumes: Object.keys(config.Volumes ?? {}),
+    env: config.Env ?? [],
+    healthcheck: healthcheck?.Test !== undefined && healthcheck.Test[0] !== 'NONE',
+    sizeBytes: info.Size,
+    created: info.Created,
+  };
+}
+
+function asList(value: string | string[] | undefined | null): string[] {
+  if (value === undefined || value === null) return [];
+  return typeof value === 'string' ? [value] : value;
 }

@@ -7,10 +7,11 @@ import { SystemError } from '../errors/index.js';
 import { packageRoot } from '../paths.js';
 import type { Logger } from '../record/logger.js';
 import type { ContainerClient } from './container-client.js';
+import { SANDBOX_ALIAS } from '../templates/dockerfile.js';
 import { LABEL_IMAGE, LABEL_IMAGE_INPUTS } from './labels.js';
 
 /** The files an image is built from, read from sandbox-image/, in a stable order. */
-function imageInputs(): { path: string; data: Buffer; mode: number }[] {
+export function imageInputs(): { path: string; data: Buffer; mode: number }[] {
   const dir = join(packageRoot(), 'sandbox-image');
   const files: { path: string; data: Buffer; mode: number }[] = [];
   const walk = (folder: string): void => {
@@ -99,7 +100,10 @@ export async function ensureImage(
 ): Promise<string> {
   const status = await imageStatus(client);
   const { tags } = status;
-  if (status.sandboxPresent) return tags.sandbox;
+  if (status.sandboxPresent) {
+    await pointAlias(client, tags.sandbox);
+    return tags.sandbox;
+  }
   const progress = options.onProgress ?? (() => {});
   if (!status.basePresent) {
     progress(
@@ -131,7 +135,7 @@ export async function ensureImage(
         [LABEL_IMAGE]: 'sandbox',
         [LABEL_IMAGE_INPUTS]: tags.sandbox.split(':')[1]!,
       },
-      (step) => progress(step, 'step'),
+      { onOutput: (line) => line.startsWith('Step ') && progress(line.trim(), 'step') },
     );
   } catch (error) {
     throw new SystemError(
@@ -140,5 +144,19 @@ export async function ensureImage(
       { cause: error },
     );
   }
+  await pointAlias(client, tags.sandbox);
   return tags.sandbox;
+}
+
+/**
+ * Points `hookbox/sandbox:latest` at the current image, so that a template's Dockerfile can say
+ * `FROM hookbox/sandbox:latest` without knowing the hash (docs/templates.md). `hookbox template
+ * build` pins the exact tag anyway; the alias serves a plain `docker build` of the same file.
+ */
+async function pointAlias(client: ContainerClient, sandbox: string): Promise<void> {
+  const [alias, current] = await Promise.all([
+    client.inspectImage(SANDBOX_ALIAS),
+    client.inspectImage(sandbox),
+  ]);
+  if (current && alias?.id !== current.id) await client.tagImage(sandbox, SANDBOX_ALIAS);
 }

@@ -52,8 +52,9 @@ function runningDist(): string | undefined {
 
 /**
  * The build context of the controller image: the Dockerfile, package.json and lock, `bin/`, the
- * compiled `dist/src`, the production `node_modules`, `console/`, `sandbox-image/` (so the controller inside
- * computes the same sandbox image tag as the host), and — for a base without Node.js — the host's
+ * compiled `dist/src`, the production `node_modules`, `console/`, `sandbox-image/` (so the controller
+ * inside computes the same sandbox image tag as the host), `templates/` (the shipped templates), and —
+ * for a base without Node.js — the host's
  * `node` binary at the top, which the Dockerfile installs.
  */
 export function controllerImageContext(options: {
@@ -95,6 +96,10 @@ export function controllerImageContext(options: {
   const consoleFiles: ContextFile[] = [];
   walk(join(root, 'console'), join(root, 'console'), consoleFiles, () => false);
   hashed.push(...consoleFiles.map((entry) => ({ ...entry, path: `console/${entry.path}` })));
+  // The shipped templates (`full`), built on first use by the controller inside (docs/templates.md).
+  const templates: ContextFile[] = [];
+  walk(join(root, 'templates'), join(root, 'templates'), templates, () => false);
+  hashed.push(...templates.map((entry) => ({ ...entry, path: `templates/${entry.path}` })));
   if (options.withNode) {
     hashed.push({ path: 'node', data: readFileSync(process.execPath), mode: 0o755 });
   }
@@ -185,7 +190,7 @@ export async function ensureControllerImage(
       tag,
       { BASE_IMAGE: baseImage },
       { [LABEL_IMAGE]: 'controller', [LABEL_IMAGE_INPUTS]: tag.split(':')[1]! },
-      (step) => options.onProgress?.(step, 'step'),
+      { onOutput: (line) => line.startsWith('Step ') && options.onProgress?.(line.trim(), 'step') },
     );
   } catch (error) {
     throw new SystemError(

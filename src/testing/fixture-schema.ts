@@ -68,6 +68,8 @@ export const fixtureSchema = z.strictObject({
   /** Files placed in /workspace before each case (path relative to /workspace → content). */
   workspace_files: z.record(z.string(), z.string()).optional(),
   vocabulary: z.enum(Object.keys(VOCABULARIES) as [VocabularyId, ...VocabularyId[]]).optional(),
+  /** The sandbox template the cases run on (docs/templates.md). @default "default" */
+  template: z.string().optional(),
   /** Timeout of each call, in milliseconds. @default 20000 */
   tool_timeout_ms: z.number().int().positive().optional(),
   cases: z.array(caseSchema).min(1, { error: 'must hold at least one case' }),

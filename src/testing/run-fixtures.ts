@@ -143,6 +143,7 @@ function fixtureEnvironment(
   return controller.createEnvironment({
     sources: fixtureSources(loaded, gatesDir, mode === 'gated'),
     vocabulary: loaded.fixture.vocabulary ?? '2026-05',
+    ...(loaded.fixture.template !== undefined ? { template: loaded.fixture.template } : {}),
     toolTimeoutMs: mode === 'gated' ? timeoutMs : Math.min(timeoutMs, CONTAINMENT_TIMEOUT_MS),
   });
 }

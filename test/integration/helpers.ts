@@ -6,7 +6,8 @@ import type { InlineSource } from '../../src/config/sources.js';
 import { Controller } from '../../src/environments/controller.js';
 import type { Environment } from '../../src/environments/environment.js';
 import type { EnvironmentOptions } from '../../src/environments/environment-options.js';
-import { createLogger } from '../../src/record/logger.js';
+import { createLogger, type Logger } from '../../src/record/logger.js';
+import { buildTemplate } from '../../src/templates/template-build.js';
 
 /**
  * One controller per test file (audit logs in a temp folder); its environments go at the end.
@@ -20,17 +21,34 @@ export function useController(): () => Promise<Controller> {
     if (started) await (await started).close();
   });
   return () => {
+    const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'silent' });
     started ??= Controller.start({
       home: mkdtempSync(join(tmpdir(), 'hookbox-test-')),
-      logger: createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'silent' }),
-    }).then((controller) => {
+      logger,
+    }).then(async (controller) => {
+      const template = await testTemplate(controller, logger);
       const create = controller.createEnvironment.bind(controller);
       controller.createEnvironment = (options = {}) =>
-        create({ vocabulary: '2026-05', ...options });
+        create({ vocabulary: '2026-05', ...(template ? { template } : {}), ...options });
       return controller;
     });
     return started;
   };
+}
+
+/**
+ * `HOOKBOX_TEST_TEMPLATE=NAME` runs a test file's environments on the template built from
+ * test/templates/NAME/ (built once, then found by its content hash): the same tests, on a template
+ * (docs/templates.md, "Testing a template"). `npm run test:template` runs the isolation suite so.
+ */
+async function testTemplate(controller: Controller, logger: Logger): Promise<string | undefined> {
+  const name = process.env.HOOKBOX_TEST_TEMPLATE;
+  if (!name) return undefined;
+  await buildTemplate(controller.client, logger, controller.image, {
+    name: `test-${name}`,
+    path: join(process.cwd(), 'test', 'templates', name),
+  });
+  return `test-${name}`;
 }
 
 export function inline(target: string, content: string): InlineSource {

@@ -25,6 +25,7 @@ export interface CallCommandOptions {
   json?: boolean;
   vocabulary?: string;
   toolTimeoutMs?: string;
+  template?: string;
 }
 
 const toolCallSchema = z.strictObject({
@@ -145,9 +146,16 @@ export async function callCommand(options: CallCommandOptions, io: CliIo): Promi
   });
 
   const controller = await Controller.start();
+  // An unknown template is bad input (exit 2), named by the option that gave it.
+  await controller.templates.resolve(options.template, '--template');
   const outcomes: CallOutcome[] = [];
   let failure: unknown;
-  const environment = await controller.createEnvironment({ sources, vocabulary, toolTimeoutMs });
+  const environment = await controller.createEnvironment({
+    sources,
+    vocabulary,
+    toolTimeoutMs,
+    ...(options.template ? { template: options.template } : {}),
+  });
   try {
     for (const call of calls) {
       const outcome = await environment.call(call);

@@ -1,9 +1,13 @@
 import { defaultLogger } from '../../record/logger.js';
 import { DockerContainerClient } from '../../sandbox/docker-container-client.js';
 import { imageStatus } from '../../sandbox/image.js';
+import { listTemplates } from '../../templates/template-image.js';
 import type { CliIo } from '../io.js';
 
-/** `hookbox doctor`: is an engine reachable, is the image present and current, what to do if not. */
+/**
+ * `hookbox doctor`: is an engine reachable, is the image present and current, which templates are
+ * stale, what to do if not.
+ */
 export async function doctorCommand(io: CliIo): Promise<number> {
   const client = new DockerContainerClient(defaultLogger());
   let healthy = true;
@@ -36,5 +40,14 @@ export async function doctorCommand(io: CliIo): Promise<number> {
     `sandbox image ${status.tags.sandbox} (current for this checkout)`,
     'run `hookbox image build`',
   );
+  // Templates built on another sandbox image are refused until rebuilt (docs/templates.md,
+  // "Upgrades"); a warning, since every other template still works.
+  for (const template of await listTemplates(client, status.tags.sandbox)) {
+    if (template.stale)
+      io.stdout(
+        `! template ${template.name} is stale (built on ${template.base})\n    → run \`hookbox template build --stale\` (or \`hookbox template build ${template.source} --name ${template.name}\`)\n`,
+      );
+    else io.stdout(`✔ template ${template.name} (current)\n`);
+  }
   return healthy ? 0 : 1;
 }

@@ -25,6 +25,7 @@ export interface ServeCommandOptions {
   apiKeysFile?: string;
   stateFile?: string;
   poolSize?: string;
+  pool?: string;
   hooks?: string[];
   policy?: string;
   metricsPort?: string;
@@ -43,6 +44,27 @@ function parsePoolSize(value: string | undefined): number {
     );
   }
   return size;
+}
+
+/**
+ * `--pool default=4,full=1`: warm environments per template (a bare number is the default
+ * template's, like `--pool-size`).
+ */
+export function parsePoolSpec(value: string | undefined): Record<string, number> {
+  if (value === undefined) return {};
+  const sizes: Record<string, number> = {};
+  for (const part of value.split(',')) {
+    const match = /^\s*(?:([a-z0-9][a-z0-9_.-]{0,62})\s*=\s*)?(\d{1,3})\s*$/.exec(part);
+    const size = match ? Number(match[2]) : NaN;
+    if (!match || size > 100)
+      throw new UserError(
+        'invalid_argument',
+        `--pool: ${JSON.stringify(part)} must be TEMPLATE=N with N from 0 to 100, e.g. default=4,full=1`,
+        { details: { field: '--pool' } },
+      );
+    sizes[match[1] ?? 'default'] = size;
+  }
+  return sizes;
 }
 
 /** The operator's controller-side hooks: the policy file first, so a user hook's allow cannot skip it. */
@@ -85,6 +107,21 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIo): Pro
   );
   checkListenSafety(host, apiKeys);
   const poolSize = parsePoolSize(options.poolSize);
+  const poolSizes = parsePoolSpec(options.pool);
+  if (options.poolSize !== undefined && poolSizes.default !== undefined)
+    throw new UserError(
+      'invalid_argument',
+      '--pool: give the default size in --pool or --pool-size, not both',
+      {
+        details: { field: '--pool' },
+      },
+    );
+  const pools = Object.fromEntries(
+    Object.entries(poolSizes)
+      .filter(([template, size]) => size > 0 && template !== 'default')
+      .map(([template, size]) => [template, { size }]),
+  );
+  const defaultPool = poolSizes.default ?? poolSize;
   const hooks = await operatorHooks(options);
   const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'info' });
   const controller = await Controller.start({
@@ -93,7 +130,8 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIo): Pro
     reapOrphansOnStart: true,
     reapIntervalMs: 10 * 60_000,
     ...(options.stateFile ? { stateFile: resolve(options.stateFile) } : {}),
-    ...(poolSize > 0 ? { pool: { size: poolSize } } : {}),
+    ...(defaultPool > 0 ? { pool: { size: defaultPool } } : {}),
+    pools,
   });
   let store: SqliteInteractionStore | undefined;
   if (controller.state) {

@@ -86,6 +86,22 @@ export async function testCommand(
     progress.done();
     throw error;
   }
+  // A template no case can run on is an invalid fixture: named before any case runs.
+  try {
+    for (const { file, fixture } of fixtures)
+      if (fixture.template !== undefined)
+        await controller.templates
+          .resolve(fixture.template, `${file}: template`)
+          .catch((error: unknown) => {
+            throw error instanceof UserError
+              ? new UserError(error.code, error.message, { details: { ...error.details, file } })
+              : error;
+          });
+  } catch (error) {
+    progress.done();
+    await controller.close();
+    throw error;
+  }
   const started = performance.now();
   let results: CaseResult[];
   let failures = 0;

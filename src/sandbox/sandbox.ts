@@ -113,12 +113,19 @@ export class Sandbox {
         logger,
       );
       made.disk = disk !== undefined;
-      const roles = disk
-        ? (['agents', 'state'] as const)
-        : (['workspace', 'agents', 'state'] as const);
-      for (const role of roles) {
+      for (const role of ['workspace', 'agents', 'state'] as const) {
         const name = volumeName(environmentId, role);
-        await client.createVolume(name, ownershipLabels(environmentId, role, controller));
+        // With a disk, the workspace volume is a bind of its mounted filesystem: labelled like the
+        // others, and Docker unmounts it with the container.
+        const driverOpts =
+          role === 'workspace' && disk
+            ? { type: 'none', o: 'bind', device: disk.mountPoint }
+            : undefined;
+        await client.createVolume(
+          name,
+          ownershipLabels(environmentId, role, controller),
+          driverOpts,
+        );
         made.volumes.push(name);
       }
       const spec: SandboxContainerSpec = {
@@ -126,15 +133,11 @@ export class Sandbox {
         image: params.image,
         labels: ownershipLabels(environmentId, 'sandbox', controller),
         mounts: [
-          ...(disk
-            ? []
-            : [
-                {
-                  volume: volumeName(environmentId, 'workspace'),
-                  target: SANDBOX_PATHS.workspace,
-                  readOnly: false,
-                },
-              ]),
+          {
+            volume: volumeName(environmentId, 'workspace'),
+            target: SANDBOX_PATHS.workspace,
+            readOnly: false,
+          },
           {
             volume: volumeName(environmentId, 'agents'),
             target: SANDBOX_PATHS.agents,
@@ -158,9 +161,6 @@ export class Sandbox {
             readOnly: false,
           },
         ],
-        bindMounts: disk
-          ? [{ source: disk.mountPoint, target: SANDBOX_PATHS.workspace, readOnly: false }]
-          : [],
         // Docker leaves these two writable even with a read-only root (SPEC §2).
         readOnlyTmpfs: ['/dev/shm', '/dev/mqueue'],
         writableTmpfs: options.writableTmp

@@ -4,7 +4,7 @@ kernel checks the writes, and tool code owns the files).
 
 Every file is checked and decoded before the first one is written, so a refused request leaves
 everything as it was; a gate update is written into a staging folder first and then moved into
-place by renames (docs/operations.md, "Replacing the gates").
+place by renames (docs/security.md, "Replacing the gates").
 """
 
 import asyncio

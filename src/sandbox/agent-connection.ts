@@ -6,7 +6,7 @@ import type { AttachedStdio } from './container-client.js';
 /**
  * The longest request line the sandbox agent reads (sandbox-image/agent/main.py, MAX_REQUEST_BYTES).
  * A longer request is refused here, before it is sent; large text travels base64-encoded, so every
- * request within the documented limits stays below it (docs/operations.md, "The agent's stream").
+ * request within the documented limits stays below it (docs/security.md, "The agent's stream").
  */
 export const AGENT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 

@@ -30,7 +30,7 @@ export interface SandboxOptions {
    * Size of the environment's /workspace, in MiB: a filesystem of its own, so writes past it fail
    * with "No space left on device" and the host's disk holds no more than this for it. 0: no limit
    * (a plain Docker volume). Needs a controller that is root on the engine's host; elsewhere
-   * workspaces are not limited (docs/operations.md, "Workspace disk").
+   * workspaces are not limited (docs/security.md, "Workspace disk").
    * @default 1024
    */
   diskMb?: number;

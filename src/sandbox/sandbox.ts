@@ -219,7 +219,7 @@ export class Sandbox {
   /**
    * The environment's workspace disk of `diskMb` MiB, or undefined for a plain volume: when no limit
    * is asked for (0), or this controller cannot make loop mounts (not root on the engine's host, e.g.
-   * the controller image), which it says once (docs/operations.md, "Workspace disk").
+   * the controller image), which it says once (docs/security.md, "Workspace disk").
    */
   private static async workspaceDisk(
     diskRoot: string | undefined,
@@ -299,7 +299,7 @@ export class Sandbox {
   /**
    * Replaces everything under /.agents, or changes nothing: the agent checks and decodes every file,
    * writes them into a staging folder beside the gates and only then swaps them in with renames
-   * (docs/operations.md, "Replacing the gates"). The caller holds the environment's lock, so no call
+   * (docs/security.md, "Replacing the gates"). The caller holds the environment's lock, so no call
    * runs while the files change.
    */
   async replaceAgents(sources: PlacedSource[]): Promise<void> {

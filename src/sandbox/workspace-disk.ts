@@ -9,7 +9,7 @@ const run = promisify(execFile);
 
 /**
  * A workspace of bounded size: an ext4 filesystem in a sparse file under the controller's home,
- * loop-mounted on the host and bind-mounted at /workspace (docs/operations.md, "Workspace disk").
+ * loop-mounted on the host and bind-mounted at /workspace (docs/security.md, "Workspace disk").
  * Writes past its size fail with ENOSPC inside the sandbox; the host's disk holds at most the
  * file's size. Made and removed by the controller, which must be root on the engine's host.
  */
@@ -47,7 +47,7 @@ export function workspaceDiskUnavailable(): string | undefined {
 
 /**
  * Makes and mounts the disk of one environment. Costs a sparse file, `mkfs.ext4` (no journal:
- * the workspace lives as long as its environment) and a loop mount, ~0.1 s (docs/operations.md).
+ * the workspace lives as long as its environment) and a loop mount, ~0.1 s (docs/security.md, "Workspace disk").
  */
 export async function createWorkspaceDisk(
   diskRoot: string,

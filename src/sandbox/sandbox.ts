@@ -4,11 +4,7 @@ import type { Logger } from '../record/logger.js';
 import { AgentConnection } from './agent-connection.js';
 import type { ContainerClient, SandboxContainerSpec } from './container-client.js';
 import { ownershipLabels, type ResourceRole } from './labels.js';
-import {
-  createWorkspaceDisk,
-  removeWorkspaceDisk,
-  workspaceDiskUnavailable,
-} from './workspace-disk.js';
+import { removeWorkspaceDisk, workspaceDiskFor } from './workspace-disk.js';
 import {
   AGENT_CAPABILITIES,
   IPC_SYSCTLS,
@@ -106,12 +102,7 @@ export class Sandbox {
     const options = { ...SANDBOX_DEFAULTS, ...params.options };
     const made: { volumes: string[]; containerId?: string; disk?: boolean } = { volumes: [] };
     try {
-      const disk = await Sandbox.workspaceDisk(
-        params.diskRoot,
-        environmentId,
-        options.diskMb,
-        logger,
-      );
+      const disk = await workspaceDiskFor(params.diskRoot, environmentId, options.diskMb, logger);
       made.disk = disk !== undefined;
       for (const role of ['workspace', 'agents', 'state'] as const) {
         const name = volumeName(environmentId, role);
@@ -212,33 +203,6 @@ export class Sandbox {
       await params.network?.destroy().catch(() => {});
       throw error;
     }
-  }
-
-  private static unlimitedWarned = false;
-
-  /**
-   * The environment's workspace disk of `diskMb` MiB, or undefined for a plain volume: when no limit
-   * is asked for (0), or this controller cannot make loop mounts (not root on the engine's host, e.g.
-   * the controller image), which it says once (docs/security.md, "Workspace disk").
-   */
-  private static async workspaceDisk(
-    diskRoot: string | undefined,
-    environmentId: string,
-    diskMb: number,
-    logger: Logger,
-  ) {
-    if (diskRoot === undefined || diskMb === 0) return undefined;
-    const unavailable = workspaceDiskUnavailable();
-    if (unavailable !== undefined) {
-      if (!Sandbox.unlimitedWarned)
-        logger.warn(
-          { reason: unavailable },
-          'workspaces are not size-limited: sandbox.diskMb needs loop mounts',
-        );
-      Sandbox.unlimitedWarned = true;
-      return undefined;
-    }
-    return createWorkspaceDisk(diskRoot, environmentId, diskMb, logger);
   }
 
   /**

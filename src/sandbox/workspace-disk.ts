@@ -137,3 +137,35 @@ export async function removeStaleWorkspaceDisks(
   }
   return removed;
 }
+
+let unlimitedWarned = false;
+
+/**
+ * The environment's workspace disk of `diskMb` MiB, or undefined for a plain volume: when no limit
+ * is asked for (0), or this controller cannot make loop mounts (not root on the engine's host, e.g.
+ * the controller image), which it says once (docs/security.md, "Workspace disk").
+ */
+export async function workspaceDiskFor(
+  diskRoot: string | undefined,
+  environmentId: string,
+  diskMb: number,
+  logger: Logger,
+): Promise<WorkspaceDisk | undefined> {
+  if (diskRoot === undefined || diskMb === 0) return undefined;
+  if (workspaceDiskUnavailable() === undefined) {
+    try {
+      return await createWorkspaceDisk(diskRoot, environmentId, diskMb, logger);
+    } catch (error) {
+      // The first try is how a controller finds out that it may not mount (no mkfs.ext4, or no
+      // right to mount); any other failure fails the creation.
+      if (workspaceDiskUnavailable() === undefined) throw error;
+    }
+  }
+  if (!unlimitedWarned)
+    logger.warn(
+      { reason: workspaceDiskUnavailable() },
+      'workspaces are not size-limited: sandbox.diskMb needs loop mounts',
+    );
+  unlimitedWarned = true;
+  return undefined;
+}

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { SOURCE_LIMITS } from '../../src/config/limits.js';
+import { AGENT_MAX_LINE_BYTES } from '../../src/sandbox/agent-connection.js';
 import { bash, hooksJson, inline, rule, useController, withEnvironment } from './helpers.js';
 
 const controller = useController();
@@ -60,6 +61,19 @@ describe('the sandbox agent never dies of its input', () => {
         code: 'payload_too_large',
       });
       expect((await environment.call(bash('echo alive'))).result?.stdout).toBe('alive\n');
+    });
+  });
+
+  it('a line longer than the agent reads, written past the controller, is skipped; the agent answers on', async () => {
+    await withEnvironment(controller, {}, async (environment) => {
+      // Past the controller's own check, straight onto the stream: what a broken client would send.
+      const stream = environment as unknown as {
+        sandbox: { agent: { stdio: { stdin: NodeJS.WritableStream } } };
+      };
+      const line = `{"id":987654321,"op":"ping","pad":"${'x'.repeat(AGENT_MAX_LINE_BYTES)}"}\n`;
+      stream.sandbox.agent.stdio.stdin.write(line);
+      expect((await environment.call(bash('echo alive'))).result?.stdout).toBe('alive\n');
+      expect((await environment.call(bash('echo again'))).result?.stdout).toBe('again\n');
     });
   });
 });

@@ -69,4 +69,32 @@ describe('tool code cannot lower its oom_score_adj', () => {
       },
     );
   });
+
+  it("nor through the file tools: writes to a background process's /proc files are refused, by path or symlink", async () => {
+    for (const vocabulary of ['2026-05', '2026-09'] as const) {
+      await withEnvironment(
+        controller,
+        { backgroundProcesses: true, vocabulary },
+        async (environment) => {
+          const started = await environment.call(
+            bash('nohup sleep 60 >/dev/null 2>&1 & echo $!; ln -s /proc/$!/oom_score_adj link'),
+          );
+          const pid = String(started.result?.stdout).trim();
+          for (const path of [`/proc/${pid}/oom_score_adj`, 'link']) {
+            const write =
+              vocabulary === '2026-05'
+                ? { name: 'write_file', args: { path, content: '0' } }
+                : {
+                    name: 'write_to_file',
+                    args: { TargetFile: path, CodeContent: '0', Overwrite: true },
+                  };
+            const outcome = await environment.call(write);
+            expect(outcome.result?.error, `${vocabulary} ${path}`).toMatch(/Permission denied/);
+          }
+          const score = await environment.call(bash(`cat /proc/${pid}/oom_score_adj`));
+          expect(score.result?.stdout).toBe('1000\n');
+        },
+      );
+    }
+  });
 });

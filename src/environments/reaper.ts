@@ -98,5 +98,9 @@ export async function reapWorkspaceDisks(
   client: ContainerClient,
   diskRoot: string,
 ): Promise<string[]> {
-  return removeStaleWorkspaceDisks(diskRoot, await environmentsWithContainers(client));
+  return removeStaleWorkspaceDisks(
+    diskRoot,
+    await environmentsWithContainers(client),
+    processAlive,
+  );
 }

@@ -1,5 +1,13 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { SystemError } from '../errors/index.js';
@@ -21,7 +29,10 @@ export interface WorkspaceDisk {
 /** Owner of the filesystem's root: root, with the tool user's group (README, Security model). */
 const ROOT_OWNER = '0:1000';
 
-/** `$HOOKBOX_HOME/disks`: one folder per environment, holding `workspace.ext4` and `mnt/`. */
+/**
+ * `$HOOKBOX_HOME/disks`: one folder per environment, holding `workspace.ext4`, `mnt/` and `owner`
+ * (the pid of the controller that made it, so a dead controller's disks are reaped at once).
+ */
 export function diskRootOf(home: string): string {
   return join(home, 'disks');
 }
@@ -57,6 +68,7 @@ export async function createWorkspaceDisk(
 ): Promise<WorkspaceDisk> {
   const { folder, image, mountPoint } = paths(diskRoot, environmentId);
   mkdirSync(mountPoint, { recursive: true, mode: 0o700 });
+  writeFileSync(join(folder, 'owner'), `${process.pid}\n`);
   try {
     await run('mkfs.ext4', [
       '-q',
@@ -109,12 +121,13 @@ export async function removeWorkspaceDisk(diskRoot: string, environmentId: strin
 
 /**
  * Removes the disks under `diskRoot` of environments that have no container any more (a controller
- * that crashed leaves them); returns their environment ids. Disks younger than `minAgeMs` are left:
- * their container may be on its way.
+ * that crashed leaves them); returns their environment ids. A disk younger than `minAgeMs` is left
+ * while the controller that made it lives: its container may be on its way.
  */
 export async function removeStaleWorkspaceDisks(
   diskRoot: string,
   liveEnvironmentIds: ReadonlySet<string>,
+  processAlive: (pid: number) => boolean,
   minAgeMs = 60_000,
   now = Date.now(),
 ): Promise<string[]> {
@@ -127,9 +140,13 @@ export async function removeStaleWorkspaceDisks(
   const removed: string[] = [];
   for (const name of names) {
     if (!name.startsWith('env_') || liveEnvironmentIds.has(name)) continue;
+    const folder = join(diskRoot, name);
     try {
-      if (now - statSync(join(diskRoot, name)).mtimeMs < minAgeMs) continue;
+      const young = now - statSync(folder).mtimeMs < minAgeMs;
+      if (young && processAlive(Number(readFileSync(join(folder, 'owner'), 'utf8').trim())))
+        continue;
     } catch {
+      // no owner file yet: being made
       continue;
     }
     await removeWorkspaceDisk(diskRoot, name);

@@ -1,6 +1,6 @@
 // The pure-logic parts of workspace disks: when a controller falls back to plain volumes, and which
 // leftover disks the reaper removes. (Making and mounting a disk: test/integration/isolation-disk.)
-import { existsSync, mkdirSync, mkdtempSync, utimesSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -34,16 +34,26 @@ describe('workspace disks', () => {
     expect(existsSync(join(root, 'env_zero'))).toBe(false);
   });
 
-  it('the reaper removes disks of environments without a container, once they are a minute old', async () => {
+  it('the reaper removes disks of environments without a container, once a minute old or their controller is dead', async () => {
     const root = mkdtempSync(join(tmpdir(), 'hookbox-disks-'));
     const now = Date.now();
-    for (const name of ['env_live', 'env_old', 'env_young', 'not-an-environment']) {
+    const names = ['env_live', 'env_old', 'env_young', 'env_orphan', 'not-an-environment'];
+    for (const name of names) {
       mkdirSync(join(root, name, 'mnt'), { recursive: true });
-      const at = (name === 'env_young' ? now - 10_000 : now - 120_000) / 1000;
+      writeFileSync(join(root, name, 'owner'), name === 'env_orphan' ? '4242\n' : '1\n');
+      const at =
+        (name === 'env_young' || name === 'env_orphan' ? now - 10_000 : now - 120_000) / 1000;
       utimesSync(join(root, name), at, at);
     }
-    const removed = await removeStaleWorkspaceDisks(root, new Set(['env_live']), 60_000, now);
-    expect(removed).toEqual(['env_old']);
+    const alive = (pid: number) => pid !== 4242;
+    const removed = await removeStaleWorkspaceDisks(
+      root,
+      new Set(['env_live']),
+      alive,
+      60_000,
+      now,
+    );
+    expect(removed.sort()).toEqual(['env_old', 'env_orphan']);
     expect(
       ['env_live', 'env_old', 'env_young', 'not-an-environment'].map((name) =>
         existsSync(join(root, name)),

@@ -27,6 +27,13 @@ if ! command -v chromium >/dev/null 2>&1; then
   fi
 fi
 
+# Workspace disks (sandbox.diskMb) are ext4 filesystems the controller makes with mkfs.ext4.
+if ! command -v mkfs.ext4 >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  log "installing e2fsprogs (mkfs.ext4, for workspace disks)"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q e2fsprogs >&2 ||
+    { apt-get update -q >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q e2fsprogs >&2; }
+fi
+
 bash scripts/ensure-engine.sh
 log "sandbox image"
 node bin/hookbox.js image build >/dev/null

@@ -29,6 +29,26 @@ class FileToolError(Exception):
     """A failure the model should see as the tool's `{error}` result."""
 
 
+# Tool code may write only beneath /workspace and /tmp (spawn-as confines it with Landlock:
+# docs/security.md, "Tool code cannot lower its OOM score"). The file tools run in the agent, outside
+# that confinement, so a file they open for writing must live on one of those filesystems: never
+# /proc/PID/oom_score_adj of a background tool process, named directly or through a symlink.
+WRITABLE_ROOTS = (WORKSPACE, "/tmp")
+
+
+def check_writable(fd, full):
+    """Closes `fd` and raises unless it is a file of /workspace or /tmp."""
+    device = os.fstat(fd).st_dev
+    for root in WRITABLE_ROOTS:
+        try:
+            if os.stat(root).st_dev == device:
+                return
+        except OSError:
+            continue
+    os.close(fd)
+    raise FileToolError(f"{full}: Permission denied (the file tools write only beneath {WORKSPACE})")
+
+
 def resolve(path):
     if not isinstance(path, str) or path == "":
         raise FileToolError("path must be a non-empty string")
@@ -71,6 +91,7 @@ def write_file(path, content):
             raise FileToolError(f"{full}: is a directory, not a file")
         # O_NONBLOCK: a FIFO with no reader fails at once (ENXIO) instead of hanging the thread.
         descriptor = os.open(full, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK, 0o644)
+        check_writable(descriptor, full)
         with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
             if not stat.S_ISREG(os.fstat(descriptor).st_mode):
                 raise FileToolError(f"{full}: not a regular file")

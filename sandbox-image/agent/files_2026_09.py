@@ -17,7 +17,7 @@ import time
 import files
 import processes
 import search
-from files import FileToolError, describe, resolve
+from files import FileToolError, check_writable, describe, resolve
 from users import TOOL
 
 SEARCH_SOURCE = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "search.py"), encoding="utf-8").read()
@@ -41,6 +41,8 @@ def open_regular(full, flags):
         if error.errno == errno.ENXIO:  # a FIFO with no reader
             raise FileToolError(f"{full}: not a regular file")
         raise FileToolError(describe(error, full))
+    if flags & (os.O_WRONLY | os.O_RDWR):
+        check_writable(fd, full)
     mode = os.fstat(fd).st_mode
     if not stat.S_ISREG(mode):
         os.close(fd)

@@ -9,9 +9,11 @@ Only the standard library: the image holds python3 and nothing else of Python's.
 """
 
 import asyncio
+import base64
 import contextlib
 import json
 import os
+import re
 import sys
 import time
 
@@ -26,6 +28,9 @@ import sources  # noqa: E402
 from users import HOOK, TOOL, drop_supplementary_groups  # noqa: E402
 
 PROTOCOL_VERSION = 1
+# The longest request line; the controller refuses to send a longer one (src/sandbox/
+# agent-connection.ts, AGENT_MAX_LINE_BYTES), and a longer one that arrives anyway is answered with
+# an error and skipped: the agent never dies of its input.
 MAX_REQUEST_BYTES = 64 * 1024 * 1024
 
 # Where the controller injects /.agents (a writable mount of the same volume that is read-only at
@@ -135,6 +140,14 @@ async def tool_code_paused():
         processes.resume_processes(paused)
 
 
+def _payload(request, name):
+    """A text field the controller sends base64-encoded (`NAME_b64`): JSON inside a JSON string
+    would double its escaping on the stream, base64 grows it by a third whatever it holds."""
+    if f"{name}_b64" in request:
+        return base64.b64decode(request[f"{name}_b64"], validate=True)
+    return request.get(name, "").encode()
+
+
 async def run_hook(request):
     async with tool_code_paused():
         await processes.make_room_for_hook()
@@ -143,7 +156,7 @@ async def run_hook(request):
             user=HOOK,
             cwd=WORKSPACE,
             env=hook_environment(request.get("env")),
-            stdin_data=request.get("stdin", "").encode(),
+            stdin_data=_payload(request, "stdin"),
             timeout_ms=request["timeout_ms"],
             output_cap_bytes=request["output_cap_bytes"],
             # Hooks run one at a time: nothing a hook leaves behind outlives it.
@@ -161,6 +174,8 @@ async def run_hook(request):
 
 
 async def run_http_hook(request):
+    if "body_b64" in request:
+        request = {**request, "body": _payload(request, "body").decode("utf-8", errors="replace")}
     async with tool_code_paused():
         return await http_hooks.run(request)
 
@@ -181,6 +196,8 @@ async def handle(request):
         return await files_2026_09.run(request)
     if op == "write_sources":
         return await sources.write_sources(request)
+    if op == "replace_agents":
+        return await sources.replace_agents(request)
     if op == "reset_agents":
         await asyncio.get_running_loop().run_in_executor(None, files.empty_directory, AGENTS_WRITABLE_DIR)
         return {"ok": True}
@@ -201,6 +218,43 @@ async def serve_one(line):
         send({"id": request_id, "ok": False, "error": f"{type(error).__name__}: {error}"})
 
 
+_REQUEST_ID = re.compile(rb'^\s*\{"id":(\d+)[,}]')
+
+
+async def _skip_long_line(reader, error):
+    """Reads past a line longer than MAX_REQUEST_BYTES and answers it with an error, when its id
+    can be read from its start (the controller writes the id first)."""
+    head = b""
+    while True:
+        chunk = await reader.readexactly(error.consumed) if error.consumed else b""
+        head = head or chunk[:64]
+        try:
+            await reader.readuntil(b"\n")
+            break
+        except asyncio.LimitOverrunError as again:
+            error = again
+        except asyncio.IncompleteReadError:
+            break
+    match = _REQUEST_ID.match(head)
+    message = f"request line longer than {MAX_REQUEST_BYTES} bytes; refused"
+    log(message)
+    if match:
+        send({"id": int(match.group(1)), "ok": False, "error": f"RequestTooLarge: {message}"})
+
+
+async def read_lines(reader):
+    """Request lines until stdin closes; over-long lines are answered and skipped."""
+    while True:
+        try:
+            yield await reader.readuntil(b"\n")
+        except asyncio.IncompleteReadError as error:
+            if error.partial:
+                yield error.partial
+            return
+        except asyncio.LimitOverrunError as error:
+            await _skip_long_line(reader, error)
+
+
 async def main():
     drop_supplementary_groups()
     loop = asyncio.get_running_loop()
@@ -208,10 +262,7 @@ async def main():
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
     log(f"ready (pid {os.getpid()}, protocol {PROTOCOL_VERSION})")
     pending = set()
-    while True:
-        line = await reader.readline()
-        if not line:
-            break
+    async for line in read_lines(reader):
         # A controller that died mid-write leaves half a line; the next controller starts with "\n".
         if not line.strip():
             continue

@@ -71,15 +71,19 @@ def _dev_null():
 # When the container runs out of memory, the kernel kills the process with the highest score:
 # tool code first, then hooks (a hook that blows up fails as a hook), the agent last.
 _OOM_SCORE_ADJ = {TOOL.uid: "1000", HOOK.uid: "500"}
+# Tool code may open files for writing only beneath /workspace, /dev and /tmp, so it cannot lower its
+# own oom_score_adj (see sandbox-image/spawn-as/spawn-as.c, CONFINE).
+_CONFINE = {TOOL.uid: "write-only-below"}
 
 
 def _spawn(argv, user, cwd, env, stdio_fds, script_fd):
     """Starts argv (argv[0] an absolute path) as `user` in its own session; returns its pid."""
     given = [*stdio_fds] if script_fd is None else [*stdio_fds, script_fd]
     oom_score_adj = _OOM_SCORE_ADJ.get(user.uid, "-")
+    confine = _CONFINE.get(user.uid, "-")
     return os.posix_spawn(
         SPAWN_AS,
-        [SPAWN_AS, str(user.uid), str(user.gid), cwd, _UMASK, str(len(given)), oom_score_adj, *argv],
+        [SPAWN_AS, str(user.uid), str(user.gid), cwd, _UMASK, str(len(given)), oom_score_adj, confine, *argv],
         env,
         file_actions=[(os.POSIX_SPAWN_DUP2, fd, target) for target, fd in enumerate(given)],
         # Its own session and process group, so a timeout can kill the whole tree at once.
@@ -341,8 +345,37 @@ async def make_room_for_hook():
     return await kill_user_processes(TOOL)
 
 
+def _state(path):
+    with open(path, "rb") as stat:
+        return stat.read().rsplit(b")", 1)[1].split()[0]
+
+
+def _thread_states(pid, leader_state):
+    """The states of a process's threads. Only a process whose main thread has exited (its main
+    entry reads Z) is looked at thread by thread: its other threads may still run, and the process
+    lives (and takes signals by its pid) until the last of them exits."""
+    if leader_state not in (b"Z", b"X"):
+        return [leader_state]
+    states = []
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except (FileNotFoundError, ProcessLookupError):
+        return [leader_state]
+    for tid in tids:
+        try:
+            states.append(_state(f"/proc/{pid}/task/{tid}/stat"))
+        except (FileNotFoundError, ProcessLookupError, IndexError):
+            continue
+    return states or [leader_state]
+
+
+def _alive(states):
+    return any(state not in (b"Z", b"X") for state in states)
+
+
 def live_processes_of(user):
-    """PIDs of the user's processes that are not zombies (a zombie is dead, only unreaped)."""
+    """PIDs of the user's processes that are not zombies (a zombie is dead, only unreaped). A
+    process whose main thread exited while another thread runs is alive."""
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -350,11 +383,10 @@ def live_processes_of(user):
         try:
             if os.stat(f"/proc/{entry}").st_uid != user.uid:
                 continue
-            with open(f"/proc/{entry}/stat", "rb") as stat:
-                state = stat.read().rsplit(b")", 1)[1].split()[0]
+            state = _state(f"/proc/{entry}/stat")
         except (FileNotFoundError, ProcessLookupError, IndexError):
             continue
-        if state not in (b"Z", b"X"):
+        if _alive(_thread_states(entry, state)):
             found.append(int(entry))
     return found
 
@@ -368,12 +400,12 @@ def _signal_all(pids, signal_number):
 
 
 def _stopped_or_dead(pid):
+    """True when no thread of the process can run (every one stopped or exited)."""
     try:
-        with open(f"/proc/{pid}/stat", "rb") as stat:
-            state = stat.read().rsplit(b")", 1)[1].split()[0]
+        states = _thread_states(pid, _state(f"/proc/{pid}/stat"))
     except (FileNotFoundError, ProcessLookupError, IndexError):
         return True
-    return state in (b"T", b"t", b"Z", b"X")
+    return all(state in (b"T", b"t", b"Z", b"X") for state in states)
 
 
 async def pause_user_processes(user, rounds=200):

@@ -17,7 +17,8 @@ TOOL_UID, HOOK_UID = 1000, 1001
 
 # path -> (uid, gid, mode) the runtime relies on (sandbox-image/Dockerfile makes them).
 PATHS = {
-    "/workspace": (TOOL_UID, TOOL_UID, 0o755),
+    # root's, writable by the tool group: tool code cannot change its mode (docs/security.md).
+    "/workspace": (0, TOOL_UID, 0o775),
     "/.agents": (0, 0, 0o755),
     "/opt/hookbox": (0, 0, 0o700),
     "/opt/hookbox/agents-rw": (0, 0, 0o755),

@@ -23,7 +23,8 @@ import { ENVIRONMENT_DEFAULTS, type EnvironmentOptions } from './environment-opt
 import { StateStore } from '../state/state-store.js';
 import { parseHooksConfig } from '../config/hooks-config.js';
 import { LABEL_ENVIRONMENT } from '../sandbox/labels.js';
-import { ownerGone, reapOrphans, reapSocketFolders } from './reaper.js';
+import { ownerGone, reapOrphans, reapSocketFolders, reapWorkspaceDisks } from './reaper.js';
+import { diskRootOf } from '../sandbox/workspace-disk.js';
 import { WarmPool, type WarmPoolOptions } from './warm-pool.js';
 import { Observers } from '../record/observations.js';
 import { newControllerId, newEnvironmentId } from './ids.js';
@@ -180,6 +181,7 @@ export class Controller {
       sources,
       options,
       ...(egress ? { network: egress } : {}),
+      diskRoot: diskRootOf(this.home),
     });
   }
 
@@ -214,14 +216,16 @@ export class Controller {
         client,
         socketRootOf(home, options.egress?.socketDir),
       );
+      const disks = await reapWorkspaceDisks(client, diskRootOf(home));
       if (
         reaped.containers.length +
           reaped.volumes.length +
           reaped.networks.length +
-          socketFolders.length >
+          socketFolders.length +
+          disks.length >
         0
       )
-        logger.info({ ...reaped, socketFolders }, 'removed orphans of dead controllers');
+        logger.info({ ...reaped, socketFolders, disks }, 'removed orphans of dead controllers');
     };
     if (options.reapOrphansOnStart) await reap();
     const controller = new Controller(
@@ -272,6 +276,7 @@ export class Controller {
           logger: this.logger,
           environmentId: row.id,
           containerId: row.container_id,
+          diskRoot: diskRootOf(this.home),
         });
         const settings = storedSettingsSchema.parse(row.settings);
         const gates =

@@ -127,7 +127,8 @@ export class Environment {
             {
               url: handler.url,
               headers: handler.headers,
-              body: stdin,
+              // Base64: JSON inside a JSON string would double its escaping on the agent's stream.
+              body_b64: Buffer.from(stdin).toString('base64'),
               proxy: egress.proxyUrl,
               token: egress.hookToken,
               timeout_ms: handler.timeoutSeconds * 1000,
@@ -140,7 +141,8 @@ export class Environment {
           'run_hook',
           {
             command: handler.command,
-            stdin,
+            // Base64: JSON inside a JSON string would double its escaping on the agent's stream.
+            stdin_b64: Buffer.from(stdin).toString('base64'),
             env,
             timeout_ms: handler.timeoutSeconds * 1000,
             output_cap_bytes: ENVIRONMENT_DEFAULTS.hookOutputCapBytes,

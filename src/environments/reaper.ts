@@ -1,3 +1,4 @@
+import { removeStaleWorkspaceDisks } from '../sandbox/workspace-disk.js';
 import { removeStaleSocketFolders } from '../network/socket-folders.js';
 import type { ContainerClient } from '../sandbox/container-client.js';
 import {
@@ -96,4 +97,19 @@ export async function reapSocketFolders(
   socketRoot: string,
 ): Promise<string[]> {
   return removeStaleSocketFolders(socketRoot, await environmentsWithContainers(client));
+}
+
+/**
+ * Unmounts and deletes the workspace disks under `diskRoot` of environments that no container
+ * belongs to any more (src/sandbox/workspace-disk.ts); returns their environment ids.
+ */
+export async function reapWorkspaceDisks(
+  client: ContainerClient,
+  diskRoot: string,
+): Promise<string[]> {
+  return removeStaleWorkspaceDisks(
+    diskRoot,
+    await environmentsWithContainers(client),
+    processAlive,
+  );
 }

@@ -1,7 +1,14 @@
 import { createInterface } from 'node:readline';
-import { SystemError } from '../errors/index.js';
+import { SystemError, UserError } from '../errors/index.js';
 import type { Logger } from '../record/logger.js';
 import type { AttachedStdio } from './container-client.js';
+
+/**
+ * The longest request line the sandbox agent reads (sandbox-image/agent/main.py, MAX_REQUEST_BYTES).
+ * A longer request is refused here, before it is sent; large text travels base64-encoded, so every
+ * request within the documented limits stays below it (docs/security.md, "The agent's stream").
+ */
+export const AGENT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 interface Pending {
   resolve(value: unknown): void;
@@ -47,6 +54,17 @@ export class AgentConnection {
       );
     }
     const id = this.nextId++;
+    const line = JSON.stringify({ id, op, ...body }) + '\n';
+    const lineBytes = Buffer.byteLength(line);
+    if (lineBytes > AGENT_MAX_LINE_BYTES) {
+      return Promise.reject(
+        new UserError(
+          'payload_too_large',
+          `${op}: the request to the sandbox agent would be ${lineBytes} bytes, more than its ${AGENT_MAX_LINE_BYTES}; send less at once`,
+          { details: { field: op, limit: AGENT_MAX_LINE_BYTES } },
+        ),
+      );
+    }
     return new Promise<T>((resolve, reject) => {
       const timer =
         timeoutMs === undefined
@@ -64,7 +82,7 @@ export class AgentConnection {
               );
             }, timeoutMs);
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject, timer });
-      this.stdio.stdin.write(JSON.stringify({ id, op, ...body }) + '\n');
+      this.stdio.stdin.write(line);
     });
   }
 

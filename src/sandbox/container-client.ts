@@ -109,7 +109,12 @@ export interface ContainerState {
 export interface ContainerClient {
   ping(): Promise<void>;
   imageLabels(tag: string): Promise<Record<string, string> | undefined>;
-  createVolume(name: string, labels: Record<string, string>): Promise<void>;
+  /** `driverOpts`: the local driver's options (a bind volume: `{type: 'none', o: 'bind', device}`). */
+  createVolume(
+    name: string,
+    labels: Record<string, string>,
+    driverOpts?: Record<string, string>,
+  ): Promise<void>;
   removeVolume(name: string): Promise<void>;
   createContainer(spec: SandboxContainerSpec): Promise<string>;
   startContainer(id: string): Promise<void>;

@@ -26,6 +26,14 @@ export interface SandboxOptions {
    * @default 64
    */
   writableTmpMb?: number;
+  /**
+   * Size of the environment's /workspace, in MiB: a filesystem of its own, so writes past it fail
+   * with "No space left on device" and the host's disk holds no more than this for it. 0: no limit
+   * (a plain Docker volume). Needs a controller that is root on the engine's host; elsewhere
+   * workspaces are not limited (docs/security.md, "Workspace disk").
+   * @default 1024
+   */
+  diskMb?: number;
 }
 
 export const SANDBOX_DEFAULTS = {
@@ -34,6 +42,7 @@ export const SANDBOX_DEFAULTS = {
   pidsLimit: 256,
   writableTmp: false,
   writableTmpMb: 64,
+  diskMb: 1024,
 } as const satisfies Required<SandboxOptions>;
 
 /** Where things are inside the sandbox (sandbox-image/Dockerfile makes them). */
@@ -47,3 +56,16 @@ export const SANDBOX_PATHS = {
 
 /** The agent keeps only what it needs to switch users and clean up (SPEC §2). */
 export const AGENT_CAPABILITIES = ['SETUID', 'SETGID', 'KILL'];
+
+/**
+ * Every container has a private IPC namespace in which no System V shared memory segment, message
+ * queue or semaphore set and no POSIX message queue can be made: each would outlive the call that
+ * made it, keep data between calls outside /workspace, and (shared memory) hold memory no process
+ * kill frees. (README, Security model.)
+ */
+export const IPC_SYSCTLS: Record<string, string> = {
+  'kernel.shmmni': '0',
+  'kernel.msgmni': '0',
+  'kernel.sem': '0 0 0 0',
+  'fs.mqueue.queues_max': '0',
+};

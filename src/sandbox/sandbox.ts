@@ -1,11 +1,13 @@
 import type { PlacedSource } from '../config/sources.js';
-import { SystemError } from '../errors/index.js';
+import { SystemError, UserError } from '../errors/index.js';
 import type { Logger } from '../record/logger.js';
 import { AgentConnection } from './agent-connection.js';
 import type { ContainerClient, SandboxContainerSpec } from './container-client.js';
 import { ownershipLabels, type ResourceRole } from './labels.js';
+import { removeWorkspaceDisk, workspaceDiskFor } from './workspace-disk.js';
 import {
   AGENT_CAPABILITIES,
+  IPC_SYSCTLS,
   SANDBOX_DEFAULTS,
   SANDBOX_PATHS,
   type SandboxOptions,
@@ -33,6 +35,31 @@ export interface SandboxNetwork {
 
 const AGENT_READY_TIMEOUT_MS = 30_000;
 
+/**
+ * Sources as the agent's stream carries them: contents base64-encoded, so their size on the stream
+ * never grows with JSON escaping (a file of control characters would grow sixfold). Content that is
+ * not well-formed UTF-16 (a lone surrogate) has no UTF-8 form: refused, never replaced.
+ */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function wireFiles(sources: PlacedSource[]) {
+  return sources.map((source) => {
+    if (LONE_SURROGATE.test(source.content)) {
+      throw new UserError(
+        'invalid_sources',
+        `${source.absolutePath}: content holds a lone surrogate, which UTF-8 cannot encode`,
+        { details: { field: source.absolutePath } },
+      );
+    }
+    return {
+      area: source.area,
+      path: source.path,
+      content_b64: Buffer.from(source.content, 'utf8').toString('base64'),
+      executable: source.executable,
+    };
+  });
+}
+
 export function volumeName(environmentId: string, role: Exclude<ResourceRole, 'sandbox'>): string {
   return `hookbox-${environmentId}-${role}`;
 }
@@ -54,6 +81,8 @@ export class Sandbox {
     private readonly logger: Logger,
     /** The network it joined, when the environment has an allowlist. */
     readonly network?: SandboxNetwork,
+    /** Where the controller keeps workspace disks (src/sandbox/workspace-disk.ts), if it does. */
+    private readonly diskRoot?: string,
   ) {}
 
   static async create(params: {
@@ -66,14 +95,28 @@ export class Sandbox {
     options?: SandboxOptions;
     /** Join this network instead of none (and own it from now on). */
     network?: SandboxNetwork;
+    /** Where workspace disks are made (`sandbox.diskMb`); without it, /workspace is a volume. */
+    diskRoot?: string;
   }): Promise<Sandbox> {
     const { client, logger, controller, environmentId } = params;
     const options = { ...SANDBOX_DEFAULTS, ...params.options };
-    const made: { volumes: string[]; containerId?: string } = { volumes: [] };
+    const made: { volumes: string[]; containerId?: string; disk?: boolean } = { volumes: [] };
     try {
+      const disk = await workspaceDiskFor(params.diskRoot, environmentId, options.diskMb, logger);
+      made.disk = disk !== undefined;
       for (const role of ['workspace', 'agents', 'state'] as const) {
         const name = volumeName(environmentId, role);
-        await client.createVolume(name, ownershipLabels(environmentId, role, controller));
+        // With a disk, the workspace volume is a bind of its mounted filesystem: labelled like the
+        // others, and Docker unmounts it with the container.
+        const driverOpts =
+          role === 'workspace' && disk
+            ? { type: 'none', o: 'bind', device: disk.mountPoint }
+            : undefined;
+        await client.createVolume(
+          name,
+          ownershipLabels(environmentId, role, controller),
+          driverOpts,
+        );
         made.volumes.push(name);
       }
       const spec: SandboxContainerSpec = {
@@ -119,11 +162,14 @@ export class Sandbox {
         pidsLimit: options.pidsLimit,
         capabilities: AGENT_CAPABILITIES,
         network: params.network?.networkName ?? 'none',
+        sysctls: {
+          ...IPC_SYSCTLS,
+          // The internal network is IPv4 only; no link-local IPv6 path to the host's bridge.
+          ...(params.network ? { 'net.ipv6.conf.all.disable_ipv6': '1' } : {}),
+        },
         ...(params.network
           ? {
               env: Object.entries(params.network.env).map(([name, value]) => `${name}=${value}`),
-              // The internal network is IPv4 only; no link-local IPv6 path to the host's bridge.
-              sysctls: { 'net.ipv6.conf.all.disable_ipv6': '1' },
             }
           : {}),
       };
@@ -140,6 +186,7 @@ export class Sandbox {
         client,
         logger,
         params.network,
+        params.diskRoot,
       );
       await sandbox.injectSources(params.sources);
       logger.info({ environmentId, containerId }, 'environment ready');
@@ -151,6 +198,8 @@ export class Sandbox {
       );
       if (made.containerId) await client.removeContainer(made.containerId).catch(() => {});
       for (const volume of made.volumes) await client.removeVolume(volume).catch(() => {});
+      if (made.disk && params.diskRoot)
+        await removeWorkspaceDisk(params.diskRoot, environmentId).catch(() => {});
       await params.network?.destroy().catch(() => {});
       throw error;
     }
@@ -165,6 +214,8 @@ export class Sandbox {
     logger: Logger;
     environmentId: string;
     containerId: string;
+    /** Where the controller keeps workspace disks, so that destroy() removes this one's. */
+    diskRoot?: string;
   }): Promise<Sandbox> {
     const agent = await Sandbox.connect(params.client, params.logger, params.containerId);
     return new Sandbox(
@@ -173,6 +224,8 @@ export class Sandbox {
       agent,
       params.client,
       params.logger,
+      undefined,
+      params.diskRoot,
     );
   }
 
@@ -199,13 +252,7 @@ export class Sandbox {
    */
   async injectSources(sources: PlacedSource[]): Promise<void> {
     if (sources.length === 0) return;
-    const files = sources.map((source) => ({
-      area: source.area,
-      path: source.path,
-      content: source.content,
-      executable: source.executable,
-    }));
-    await this.request('write_sources', { files }, 60_000);
+    await this.request('write_sources', { files: wireFiles(sources) }, 60_000);
   }
 
   /** Adds workspace sources to a running environment. */
@@ -214,12 +261,14 @@ export class Sandbox {
   }
 
   /**
-   * Replaces everything under /.agents. The caller holds the environment's lock, so no call runs
-   * while the files change.
+   * Replaces everything under /.agents, or changes nothing: the agent checks and decodes every file,
+   * writes them into a staging folder beside the gates and only then swaps them in with renames
+   * (docs/security.md, "Replacing the gates"). The caller holds the environment's lock, so no call
+   * runs while the files change.
    */
   async replaceAgents(sources: PlacedSource[]): Promise<void> {
-    await this.request('reset_agents', {}, 30_000);
-    await this.injectSources(sources.filter((source) => source.area === 'agents'));
+    const files = wireFiles(sources.filter((source) => source.area === 'agents'));
+    await this.request('replace_agents', { files }, 60_000);
   }
 
   /** Sends one request to the sandbox agent; a lost agent becomes an error that says what happened. */
@@ -314,6 +363,7 @@ export class Sandbox {
     for (const role of ['workspace', 'agents', 'state'] as const) {
       await this.client.removeVolume(volumeName(this.environmentId, role));
     }
+    if (this.diskRoot) await removeWorkspaceDisk(this.diskRoot, this.environmentId);
     await this.network?.destroy();
     this.logger.info(
       { environmentId: this.environmentId, containerId: this.containerId },

@@ -1,4 +1,5 @@
-import { reapOrphans, reapSocketFolders } from '../../environments/reaper.js';
+import { reapOrphans, reapSocketFolders, reapWorkspaceDisks } from '../../environments/reaper.js';
+import { diskRootOf } from '../../sandbox/workspace-disk.js';
 import { socketRootOf } from '../../network/socket-folders.js';
 import { hookboxHome } from '../../paths.js';
 import { defaultLogger } from '../../record/logger.js';
@@ -18,16 +19,19 @@ export async function gcCommand(
   const progress = createProgress(io, options);
   let removed: Awaited<ReturnType<typeof reapOrphans>>;
   let socketFolders: string[];
+  let disks: Awaited<ReturnType<typeof reapWorkspaceDisks>>;
   try {
     removed = await reapOrphans(client, options.all ? () => true : undefined, (message) =>
       progress.update(`hookbox gc: ${message}`),
     );
     progress.update('hookbox gc: egress socket folders');
     socketFolders = await reapSocketFolders(client, socketRootOf(hookboxHome(), undefined));
+    progress.update('hookbox gc: workspace disks');
+    disks = await reapWorkspaceDisks(client, diskRootOf(hookboxHome()));
   } finally {
     progress.done();
   }
-  if (options.json) io.stdout(JSON.stringify({ ...removed, socketFolders }, null, 2) + '\n');
+  if (options.json) io.stdout(JSON.stringify({ ...removed, socketFolders, disks }, null, 2) + '\n');
   else {
     for (const container of removed.containers)
       io.stdout(`removed container ${container.name} (${container.environmentId})\n`);
@@ -35,6 +39,7 @@ export async function gcCommand(
     for (const network of removed.networks) io.stdout(`removed network ${network}\n`);
     for (const environmentId of socketFolders)
       io.stdout(`removed egress socket folder of ${environmentId}\n`);
+    for (const environmentId of disks) io.stdout(`removed workspace disk of ${environmentId}\n`);
     io.stdout(
       `${removed.containers.length} container(s), ${removed.volumes.length} volume(s), ${removed.networks.length} network(s) removed\n`,
     );

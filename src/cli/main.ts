@@ -36,6 +36,10 @@ function program(io: CliIo, setCode: (code: number) => void): Command {
     )
     .option('--tool-timeout-ms <ms>', 'timeout of each tool call, in milliseconds (default 60000)')
     .option('--json', 'print the outcome(s) as JSON')
+    .option(
+      '--runtime <name>',
+      'OCI runtime of the sandboxes: runc, or runsc for gVisor (default runc)',
+    )
     .action(async (options) => setCode(await callCommand(options, io)));
 
   root
@@ -49,6 +53,10 @@ function program(io: CliIo, setCode: (code: number) => void): Command {
     .option('--no-containment', 'skip the gate-off containment check of destructive cases')
     .option('--gates-dir <dir>', 'where shipped gates live (default hooks-scripts/)')
     .option('--json', 'print the results as JSON')
+    .option(
+      '--runtime <name>',
+      'OCI runtime of the sandboxes: runc, or runsc for gVisor (default runc)',
+    )
     .action(async (paths: string[], options) => setCode(await testCommand(paths, options, io)));
 
   root
@@ -99,6 +107,10 @@ function program(io: CliIo, setCode: (code: number) => void): Command {
     .option('--pool-size <n>', 'warm environments kept ready (default 0)')
     .option('--policy <file>', 'a policy file (JSON or YAML) run before the sandbox gates')
     .option('--hooks <module...>', 'JavaScript modules exporting controller hooks')
+    .option(
+      '--runtime <name>',
+      'OCI runtime of the sandboxes: runc, or runsc for gVisor (default runc)',
+    )
     .action(async (options) => setCode(await serveCommand(options, io)));
   root
     .command('run')

@@ -14,6 +14,7 @@ import type { EgressRecord } from '../network/egress-record.js';
 import { EnvironmentEgress, type EgressSettings } from '../network/environment-egress.js';
 import { socketRootOf } from '../network/socket-folders.js';
 import { Sandbox, volumeName, type ControllerIdentity } from '../sandbox/sandbox.js';
+import { checkRuntimeName, SANDBOX_DEFAULTS } from '../sandbox/sandbox-options.js';
 import { z } from 'zod';
 import { DEFAULT_VOCABULARY, VOCABULARIES, type VocabularyId } from '../tools/registry.js';
 import type { ToolRunSettings } from '../tools/tool-definition.js';
@@ -68,6 +69,12 @@ export interface ControllerOptions {
    * TLS, the proxy sockets' folder, and (tests only) name overrides. See docs/network.md.
    */
   egress?: EgressSettings;
+  /**
+   * The OCI runtime of environments that do not name one in `sandbox.runtime` (and of the warm
+   * pool): `runsc` runs every sandbox under gVisor (docs/gvisor.md).
+   * @default $HOOKBOX_RUNTIME, else 'runc'
+   */
+  runtime?: string;
 }
 
 /**
@@ -88,6 +95,14 @@ const storedSettingsSchema = z.object({
   outputCapBytes: z.number().int().positive(),
   backgroundProcesses: z.boolean(),
 });
+
+/** The controller's default runtime: its option, else $HOOKBOX_RUNTIME, else runc. */
+function defaultRuntime(option: string | undefined): string {
+  if (option !== undefined) return checkRuntimeName(option, 'runtime');
+  const fromEnv = process.env.HOOKBOX_RUNTIME;
+  if (fromEnv) return checkRuntimeName(fromEnv, 'HOOKBOX_RUNTIME');
+  return SANDBOX_DEFAULTS.runtime;
+}
 
 export class Controller {
   readonly identity: ControllerIdentity;
@@ -110,6 +125,8 @@ export class Controller {
     hooks: readonly Hook[],
     poolOptions: WarmPoolOptions | undefined,
     state: StateStore | undefined,
+    /** The default OCI runtime of its sandboxes. */
+    readonly runtime: string,
   ) {
     this.state = state;
     this.identity = {
@@ -151,7 +168,7 @@ export class Controller {
       environmentId,
       image: this.image,
       sources,
-      options,
+      options: { runtime: this.runtime, ...options },
       ...(egress ? { network: egress } : {}),
     });
   }
@@ -195,6 +212,7 @@ export class Controller {
       options.hooks ?? [],
       options.pool,
       state,
+      defaultRuntime(options.runtime),
     );
     controller.egressSettings = options.egress;
     if (state) await controller.restore();
@@ -255,6 +273,8 @@ export class Controller {
    * failure after that removes what was made and reports the original error.
    */
   async createEnvironment(options: EnvironmentOptions = {}): Promise<Environment> {
+    if (options.sandbox?.runtime !== undefined)
+      checkRuntimeName(options.sandbox.runtime, 'sandbox.runtime');
     const sources = placeSources(options.sources ?? []);
     const allowlist = parseNetworkOptions(options.network);
     const gates = hooksConfigOf(sources, allowlist);

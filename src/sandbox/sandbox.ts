@@ -118,6 +118,7 @@ export class Sandbox {
         cpus: options.cpus,
         pidsLimit: options.pidsLimit,
         capabilities: AGENT_CAPABILITIES,
+        runtime: options.runtime,
         network: params.network?.networkName ?? 'none',
         ...(params.network
           ? {

@@ -15,6 +15,7 @@ import {
 import type { ToolCall } from '../../tools/types.js';
 import { callJson, callText } from '../format.js';
 import type { CliIo } from '../io.js';
+import { runtimeOption } from '../runtime-option.js';
 import { readSourcesDir } from '../sources-dir.js';
 
 export interface CallCommandOptions {
@@ -25,6 +26,8 @@ export interface CallCommandOptions {
   json?: boolean;
   vocabulary?: string;
   toolTimeoutMs?: string;
+  /** `--runtime`: the sandbox's OCI runtime (runsc: gVisor). */
+  runtime?: string;
 }
 
 const toolCallSchema = z.strictObject({
@@ -144,7 +147,7 @@ export async function callCommand(options: CallCommandOptions, io: CliIo): Promi
     }
   });
 
-  const controller = await Controller.start();
+  const controller = await Controller.start(runtimeOption(options.runtime));
   const outcomes: CallOutcome[] = [];
   let failure: unknown;
   const environment = await controller.createEnvironment({ sources, vocabulary, toolTimeoutMs });

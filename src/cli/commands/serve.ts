@@ -16,6 +16,7 @@ import {
   loadApiKeys,
   startServer,
 } from '../../server/index.js';
+import { runtimeOption } from '../runtime-option.js';
 import type { CliIo } from '../io.js';
 
 export interface ServeCommandOptions {
@@ -26,6 +27,8 @@ export interface ServeCommandOptions {
   poolSize?: string;
   hooks?: string[];
   policy?: string;
+  /** `--runtime`: the sandboxes' OCI runtime (runsc: gVisor). */
+  runtime?: string;
 }
 
 function parsePoolSize(value: string | undefined): number {
@@ -86,6 +89,7 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIo): Pro
     hooks,
     reapOrphansOnStart: true,
     reapIntervalMs: 10 * 60_000,
+    ...runtimeOption(options.runtime),
     ...(options.stateFile ? { stateFile: resolve(options.stateFile) } : {}),
     ...(poolSize > 0 ? { pool: { size: poolSize } } : {}),
   });

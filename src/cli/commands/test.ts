@@ -5,6 +5,7 @@ import { junitXml } from '../../testing/junit.js';
 import { loadFixtures } from '../../testing/load-fixtures.js';
 import { runFixtures, type CaseResult } from '../../testing/run-fixtures.js';
 import { resolveToolCall } from '../../tools/registry.js';
+import { runtimeOption } from '../runtime-option.js';
 import type { CliIo } from '../io.js';
 
 export interface TestCommandOptions {
@@ -13,6 +14,8 @@ export interface TestCommandOptions {
   containment?: boolean;
   gatesDir?: string;
   json?: boolean;
+  /** `--runtime`: the sandboxes' OCI runtime (runsc: gVisor). */
+  runtime?: string;
 }
 
 function parseJobs(value: string | undefined): number {
@@ -76,7 +79,10 @@ export async function testCommand(
       }
     });
   }
-  const controller = await Controller.start({ onProgress: (message) => io.stderr(`${message}\n`) });
+  const controller = await Controller.start({
+    onProgress: (message) => io.stderr(`${message}\n`),
+    ...runtimeOption(options.runtime),
+  });
   const started = performance.now();
   let results: CaseResult[];
   try {

@@ -18,5 +18,7 @@ log "compiling"
 npx tsc -p tsconfig.build.json || echo "[hookbox setup] warning: type errors (npm run typecheck); the compiled output is still written" >&2
 
 bash scripts/ensure-engine.sh
+# gVisor for `--runtime runsc` and `npm run test:runsc` (docs/gvisor.md).
+bash scripts/ensure-runsc.sh
 log "sandbox image"
 node bin/hookbox.js image build >/dev/null

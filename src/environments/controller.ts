@@ -21,7 +21,9 @@ import type { ToolRunSettings } from '../tools/tool-definition.js';
 import { EMPTY_HOOKS_CONFIG, type HooksConfig } from '../config/hooks-config.js';
 import { Environment, hooksConfigOf } from './environment.js';
 import { ENVIRONMENT_DEFAULTS, type EnvironmentOptions } from './environment-options.js';
-import { StateStore } from '../state/state-store.js';
+import { SqliteStateAdapter } from '../state/sqlite-state-adapter.js';
+import { PostgresStateStore } from '../state/postgres-state-store.js';
+import type { ControllerStateStore, EnvironmentRow } from '../state/store.js';
 import { parseHooksConfig } from '../config/hooks-config.js';
 import { LABEL_ENVIRONMENT } from '../sandbox/labels.js';
 import { ownerGone, reapOrphans, reapSocketFolders } from './reaper.js';
@@ -65,6 +67,12 @@ export interface ControllerOptions {
    */
   stateFile?: string;
   /**
+   * PostgreSQL for durable state instead of a file (`postgres://…`): several controller replicas
+   * share it, and any of them serves an environment another made (docs/kubernetes.md, Several
+   * replicas). @default none
+   */
+  stateUrl?: string;
+  /**
    * How environments with a `network.allowlist` reach out: extra CAs for hook requests' upstream
    * TLS, the proxy sockets' folder, and (tests only) name overrides. See docs/network.md.
    */
@@ -75,6 +83,11 @@ export interface ControllerOptions {
    * @default $HOOKBOX_RUNTIME, else 'runc'
    */
   runtime?: string;
+  /**
+   * Use this sandbox image as it is, without checking or building it: the Kubernetes backend's
+   * registry reference (docs/kubernetes.md). @default the image built from this checkout
+   */
+  image?: string;
 }
 
 /**
@@ -106,8 +119,8 @@ function defaultRuntime(option: string | undefined): string {
 
 export class Controller {
   readonly identity: ControllerIdentity;
-  /** Durable state, when the controller has a state file. */
-  readonly state: StateStore | undefined;
+  /** Durable state, when the controller has a state file or a state URL. */
+  readonly state: ControllerStateStore | undefined;
   private readonly environments = new Map<string, Environment>();
 
   /** The periodic orphan reaping, when asked for. */
@@ -124,7 +137,7 @@ export class Controller {
     readonly image: string,
     hooks: readonly Hook[],
     poolOptions: WarmPoolOptions | undefined,
-    state: StateStore | undefined,
+    state: ControllerStateStore | undefined,
     /** The default OCI runtime of its sandboxes. */
     readonly runtime: string,
   ) {
@@ -132,7 +145,7 @@ export class Controller {
     this.identity = {
       id: newControllerId(),
       pid: process.pid,
-      ...(state ? { stateFile: state.path } : {}),
+      ...(state ? { stateFile: state.location } : {}),
     };
     this.hookRunner = hooks.length > 0 ? new HookRunner(hooks) : undefined;
     if (poolOptions && poolOptions.size > 0) {
@@ -168,7 +181,7 @@ export class Controller {
       environmentId,
       image: this.image,
       sources,
-      options: { runtime: this.runtime, ...options },
+      options: { ...options, runtime: options?.runtime ?? this.runtime },
       ...(egress ? { network: egress } : {}),
     });
   }
@@ -181,14 +194,20 @@ export class Controller {
     const client = options.client ?? new DockerContainerClient(logger);
     if (options.startEngine ?? true) await ensureEngine(client, { quiet: true });
     else await client.ping();
-    const image = await ensureImage(client, logger, { onProgress: options.onProgress });
-    const state = options.stateFile ? new StateStore(options.stateFile) : undefined;
+    const image =
+      options.image ?? (await ensureImage(client, logger, { onProgress: options.onProgress }));
+    const state: ControllerStateStore | undefined = options.stateUrl
+      ? await PostgresStateStore.open(options.stateUrl)
+      : options.stateFile
+        ? new SqliteStateAdapter(options.stateFile)
+        : undefined;
     const home = options.home ?? hookboxHome();
     // Orphans: made by a controller that is gone, and not listed in this controller's state.
     const reap = async () => {
+      const listed = new Set((await state?.environments())?.map((row) => row.id));
       const reaped = await reapOrphans(client, (labels) => {
         const environmentId = labels[LABEL_ENVIRONMENT] ?? '';
-        return !state?.hasEnvironment(environmentId) && ownerGone(labels);
+        return !listed.has(environmentId) && ownerGone(labels);
       });
       const socketFolders = await reapSocketFolders(
         client,
@@ -215,6 +234,7 @@ export class Controller {
       defaultRuntime(options.runtime),
     );
     controller.egressSettings = options.egress;
+    if (state instanceof PostgresStateStore) state.controllerId = controller.identity.id;
     if (state) await controller.restore();
     if (options.reapIntervalMs) {
       controller.reaper = setInterval(() => {
@@ -232,39 +252,65 @@ export class Controller {
    * sandbox agent accepts a new connection); one that is gone is forgotten and its volumes removed.
    */
   private async restore(): Promise<void> {
-    for (const row of this.state!.environments()) {
-      const container = await this.client.inspectContainer(row.container_id);
-      if (!container?.running) {
-        this.logger.warn(
-          { environmentId: row.id, containerId: row.container_id },
-          'environment lost while the controller was down',
-        );
-        if (container) await this.client.removeContainer(row.container_id).catch(() => {});
-        for (const role of ['workspace', 'agents', 'state'] as const) {
-          await this.client.removeVolume(volumeName(row.id, role)).catch(() => {});
-        }
-        this.state!.deleteEnvironment(row.id);
-        continue;
+    // Shared state: the other replicas' environments are adopted when a request names them.
+    if (this.state!.shared) return;
+    for (const row of await this.state!.environments()) await this.reattachRow(row);
+  }
+
+  /**
+   * Takes on an environment listed in shared state that this replica does not hold (another
+   * replica made it, or is gone): re-attaches to its running container. Undefined when the state
+   * does not list it or its container is gone.
+   */
+  async adoptFromState(id: string): Promise<Environment | undefined> {
+    const live = this.environments.get(id);
+    if (live) return live;
+    const row = await this.state?.environment(id);
+    if (!row) return undefined;
+    let adopting = this.adopting.get(id);
+    if (!adopting) {
+      adopting = this.reattachRow(row).finally(() => this.adopting.delete(id));
+      this.adopting.set(id, adopting);
+    }
+    await adopting;
+    return this.environments.get(id);
+  }
+
+  /** Adoptions under way, so two requests for one environment attach once. */
+  private readonly adopting = new Map<string, Promise<void>>();
+
+  /** Re-attaches to one listed environment; one whose container is gone is forgotten. */
+  private async reattachRow(row: EnvironmentRow): Promise<void> {
+    const container = await this.client.inspectContainer(row.container_id);
+    if (!container?.running) {
+      this.logger.warn(
+        { environmentId: row.id, containerId: row.container_id },
+        'environment lost while its controller was down',
+      );
+      if (container) await this.client.removeContainer(row.container_id).catch(() => {});
+      for (const role of ['workspace', 'agents', 'state'] as const) {
+        await this.client.removeVolume(volumeName(row.id, role)).catch(() => {});
       }
-      try {
-        const sandbox = await Sandbox.reattach({
-          client: this.client,
-          logger: this.logger,
-          environmentId: row.id,
-          containerId: row.container_id,
-        });
-        const settings = storedSettingsSchema.parse(row.settings);
-        const gates =
-          row.hooks_json === null ? EMPTY_HOOKS_CONFIG : parseHooksConfig(row.hooks_json);
-        const environment = this.adopt(sandbox, gates, settings.vocabulary, settings);
-        environment.recordEvent('reattached');
-        this.logger.info({ environmentId: row.id }, 're-attached to environment after a restart');
-      } catch (error) {
-        this.logger.warn(
-          { environmentId: row.id, error: (error as Error).message },
-          're-attaching failed; the environment stays listed',
-        );
-      }
+      await this.state!.deleteEnvironment(row.id);
+      return;
+    }
+    try {
+      const sandbox = await Sandbox.reattach({
+        client: this.client,
+        logger: this.logger,
+        environmentId: row.id,
+        containerId: row.container_id,
+      });
+      const settings = storedSettingsSchema.parse(row.settings);
+      const gates = row.hooks_json === null ? EMPTY_HOOKS_CONFIG : parseHooksConfig(row.hooks_json);
+      const environment = this.adopt(sandbox, gates, settings.vocabulary, settings);
+      environment.recordEvent('reattached');
+      this.logger.info({ environmentId: row.id }, 're-attached to environment');
+    } catch (error) {
+      this.logger.warn(
+        { environmentId: row.id, error: (error as Error).message },
+        're-attaching failed; the environment stays listed',
+      );
     }
   }
 
@@ -310,7 +356,7 @@ export class Controller {
     try {
       // A networked environment is not kept across restarts: its secrets live only in this process.
       if (!allowlist)
-        this.state?.saveEnvironment({
+        await this.state?.saveEnvironment({
           id: environmentId,
           container_id: sandbox.containerId,
           created: new Date().toISOString(),
@@ -336,7 +382,7 @@ export class Controller {
       // Anything failing after the container exists (the audit log's folder, a lifecycle hook):
       // remove what was made, then report the original error.
       this.environments.delete(environmentId);
-      this.state?.deleteEnvironment(environmentId);
+      await this.state?.deleteEnvironment(environmentId).catch(() => {});
       await sandbox.destroy().catch(() => {});
       throw error;
     }
@@ -360,7 +406,13 @@ export class Controller {
       this.logger,
       this.hookRunner,
       {
-        onGatesReplaced: (hooksJson) => this.state?.setHooksJson(id, hooksJson),
+        onGatesReplaced: (hooksJson) =>
+          void this.state?.setHooksJson(id, hooksJson).catch((error: unknown) => {
+            this.logger.warn(
+              { environmentId: id, error: (error as Error).message },
+              'saving the new hooks.json failed',
+            );
+          }),
       },
     );
     this.environments.set(id, environment);
@@ -392,7 +444,7 @@ export class Controller {
       environment.recordLifecycle(ended.records);
     }
     await environment.delete();
-    this.state?.deleteEnvironment(id);
+    await this.state?.deleteEnvironment(id);
   }
 
   /**
@@ -405,7 +457,7 @@ export class Controller {
     await this.pool?.close();
     for (const environment of this.environments.values()) environment.detach();
     this.environments.clear();
-    this.state?.close();
+    await this.state?.close();
   }
 
   /** Deletes every environment this controller made. */
@@ -414,6 +466,6 @@ export class Controller {
     await this.pool?.close();
     const all = [...this.environments.keys()];
     await Promise.allSettled(all.map((id) => this.deleteEnvironment(id)));
-    this.state?.close();
+    await this.state?.close();
   }
 }

@@ -265,6 +265,8 @@ export class InteractionService {
         { details: { field: `${prefix}.network` } },
       );
     }
+    // Shared state: the environment may be another replica's; take it on (docs/kubernetes.md).
+    if (target.kind === 'existing') await this.adoptEnvironment(target.id);
     const allowlist =
       target.kind === 'existing'
         ? this.environmentAt(target.id, target.field).allowlist
@@ -560,6 +562,15 @@ export class InteractionService {
     return environment;
   }
 
+  /**
+   * With shared state, an environment another replica made is taken on here before a request
+   * names it (Controller.adoptFromState); without, nothing happens.
+   */
+  async adoptEnvironment(id: string): Promise<void> {
+    // Optional: test stand-ins for the controller need not have it.
+    await this.controller.adoptFromState?.(id);
+  }
+
   /** `GET /v1beta/environments/{id}`. */
   environmentInfo(id: string): EnvironmentInfo {
     const environment = this.environmentAt(id, 'id');
@@ -585,6 +596,7 @@ export class InteractionService {
 
   /** `DELETE /v1beta/environments/{id}`: container and volumes removed (an interaction in it fails). */
   async deleteEnvironment(id: string): Promise<void> {
+    await this.adoptEnvironment(id);
     this.environmentAt(id, 'id');
     this.leases.forget(id, 'deleted');
     await this.controller.deleteEnvironment(id);

@@ -69,6 +69,7 @@ export class Sandbox {
   }): Promise<Sandbox> {
     const { client, logger, controller, environmentId } = params;
     const options = { ...SANDBOX_DEFAULTS, ...params.options };
+    const runtime = options.runtime ?? SANDBOX_DEFAULTS.runtime;
     const made: { volumes: string[]; containerId?: string } = { volumes: [] };
     try {
       for (const role of ['workspace', 'agents', 'state'] as const) {
@@ -109,8 +110,13 @@ export class Sandbox {
             readOnly: false,
           },
         ],
-        // Docker leaves these two writable even with a read-only root (SPEC §2).
-        readOnlyTmpfs: ['/dev/shm', '/dev/mqueue'],
+        // Docker leaves these two writable even with a read-only root (SPEC §2). gVisor also mounts
+        // a writable tmpfs of its own at /tmp unless something is mounted there (docs/gvisor.md).
+        readOnlyTmpfs: [
+          '/dev/shm',
+          '/dev/mqueue',
+          ...(runtime !== 'runc' && !options.writableTmp ? ['/tmp'] : []),
+        ],
         writableTmpfs: options.writableTmp
           ? [{ target: '/tmp', sizeMb: options.writableTmpMb }]
           : [],
@@ -118,7 +124,7 @@ export class Sandbox {
         cpus: options.cpus,
         pidsLimit: options.pidsLimit,
         capabilities: AGENT_CAPABILITIES,
-        runtime: options.runtime,
+        runtime,
         network: params.network?.networkName ?? 'none',
         ...(params.network
           ? {

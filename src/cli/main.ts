@@ -112,11 +112,17 @@ function program(io: CliIo, setCode: (code: number) => void): Command {
       '--runtime <name>',
       'OCI runtime of the sandboxes: runc, or runsc for gVisor (default runc)',
     )
-    .option('--state-url <url>', 'shared state in PostgreSQL (postgres://…) instead of a SQLite file')
+    .option(
+      '--state-url <url>',
+      'shared state in PostgreSQL (postgres://…) instead of a SQLite file',
+    )
     .option('--backend <name>', 'where sandboxes run: docker or kubernetes (default docker)')
     .option('--namespace <name>', 'kubernetes: namespace of the sandbox pods (default hookbox)')
     .option('--sandbox-image <image>', 'kubernetes: the sandbox image as the nodes pull it')
-    .option('--runtime-class <runtime=class...>', 'kubernetes: RuntimeClass per runtime, e.g. runsc=gvisor')
+    .option(
+      '--runtime-class <runtime=class...>',
+      'kubernetes: RuntimeClass per runtime, e.g. runsc=gvisor',
+    )
     .action(async (options) => setCode(await serveCommand(options, io)));
   const k8s = root.command('k8s').description('deploying hookbox on Kubernetes');
   k8s
@@ -126,10 +132,16 @@ function program(io: CliIo, setCode: (code: number) => void): Command {
     )
     .requiredOption('--controller-image <image>', 'the controller image as the nodes pull it')
     .requiredOption('--sandbox-image <image>', 'the sandbox image as the nodes pull it')
-    .option('--namespace <name>', 'namespace of the controller and the sandbox pods (default hookbox)')
+    .option(
+      '--namespace <name>',
+      'namespace of the controller and the sandbox pods (default hookbox)',
+    )
     .option('--replicas <n>', 'controller replicas; they share PostgreSQL state (default 2)')
     .option('--secret <name>', 'Secret with keys url (PostgreSQL) and api-keys (default hookbox)')
-    .option('--gvisor-runtime-class <name>', 'add a RuntimeClass (handler runsc) and run sandboxes on it')
+    .option(
+      '--gvisor-runtime-class <name>',
+      'add a RuntimeClass (handler runsc) and run sandboxes on it',
+    )
     .action(async (options) => setCode(await k8sManifestsCommand(options, io)));
   root
     .command('run')

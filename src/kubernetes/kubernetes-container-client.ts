@@ -139,7 +139,10 @@ export class KubernetesContainerClient implements ContainerClient {
       const state = await this.inspectContainer(id);
       if (state?.running) return;
       if (state === undefined || ['succeeded', 'failed'].includes(state.status))
-        throw new SystemError('sandbox_failed', `pod ${id} did not start (${state?.status ?? 'gone'})`);
+        throw new SystemError(
+          'sandbox_failed',
+          `pod ${id} did not start (${state?.status ?? 'gone'})`,
+        );
       if (Date.now() > deadline)
         throw new SystemError('timeout', `pod ${id} was not running within the start timeout`, {
           retryable: true,

@@ -48,7 +48,10 @@ export function splitLabels(labels: Record<string, string>): {
   labels: Record<string, string>;
   annotations: Record<string, string>;
 } {
-  const result = { labels: {} as Record<string, string>, annotations: {} as Record<string, string> };
+  const result = {
+    labels: {} as Record<string, string>,
+    annotations: {} as Record<string, string>,
+  };
   for (const [key, value] of Object.entries(labels)) {
     if (LABEL_VALUE.test(value)) result.labels[key] = value;
     else result.annotations[key] = value;

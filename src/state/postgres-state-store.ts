@@ -69,7 +69,10 @@ export class PostgresStateStore implements ControllerStateStore {
     this.location = redactUrl(url);
   }
 
-  static async open(url: string, options: { controllerId?: string } = {}): Promise<PostgresStateStore> {
+  static async open(
+    url: string,
+    options: { controllerId?: string } = {},
+  ): Promise<PostgresStateStore> {
     const pool = new pg.Pool({ connectionString: checkStateUrl(url), max: 4 });
     // An idle connection that dies (server restart) must not crash the controller.
     pool.on('error', () => {});
@@ -93,9 +96,9 @@ export class PostgresStateStore implements ControllerStateStore {
       await client.query(`CREATE TABLE IF NOT EXISTS hookbox_migrations (
         version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied TIMESTAMPTZ NOT NULL DEFAULT now())`);
       const done = new Set(
-        (await client.query<{ version: number }>('SELECT version FROM hookbox_migrations')).rows.map(
-          (row) => row.version,
-        ),
+        (
+          await client.query<{ version: number }>('SELECT version FROM hookbox_migrations')
+        ).rows.map((row) => row.version),
       );
       for (const migration of MIGRATIONS) {
         if (done.has(migration.version)) continue;

@@ -75,9 +75,7 @@ print(os.getuid(), os.getgid(), set(os.getgroups()) <= {1000})
 print(*[status[k].strip() for k in ('CapInh', 'CapPrm', 'CapEff')])
 print('nnp', libc.prctl(39, 0, 0, 0, 0))`,
     );
-    expect(out).toBe(
-      '1000 1000 True\n0000000000000000 0000000000000000 0000000000000000\nnnp 1\n',
-    );
+    expect(out).toBe('1000 1000 True\n0000000000000000 0000000000000000 0000000000000000\nnnp 1\n');
   });
 
   it('the gates cannot be changed, moved, deleted or shadowed, and still fire', async () => {

@@ -24,7 +24,10 @@ function parseReplicas(value: string | undefined): number {
 }
 
 /** `hookbox k8s manifests`: the deployment's objects as YAML (docs/kubernetes.md). */
-export async function k8sManifestsCommand(options: K8sManifestsOptions, io: CliIo): Promise<number> {
+export async function k8sManifestsCommand(
+  options: K8sManifestsOptions,
+  io: CliIo,
+): Promise<number> {
   io.stdout(
     manifestsYaml({
       controllerImage: options.controllerImage,
@@ -53,4 +56,3 @@ export function parseRuntimeClasses(values: string[] | undefined): Record<string
   }
   return classes;
 }
-

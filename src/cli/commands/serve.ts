@@ -116,9 +116,13 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIo): Pro
   const hooks = await operatorHooks(options);
   const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'info' });
   if (options.stateUrl !== undefined && options.stateFile !== undefined)
-    throw new UserError('invalid_argument', '--state-url: give --state-url or --state-file, not both', {
-      details: { field: '--state-url' },
-    });
+    throw new UserError(
+      'invalid_argument',
+      '--state-url: give --state-url or --state-file, not both',
+      {
+        details: { field: '--state-url' },
+      },
+    );
   const controller = await Controller.start({
     ...(await backendOptions(options, logger)),
     ...(options.stateUrl !== undefined ? { stateUrl: checkStateUrl(options.stateUrl) } : {}),

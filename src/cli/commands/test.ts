@@ -62,6 +62,7 @@ export async function testCommand(
   options: TestCommandOptions,
   io: CliIo,
 ): Promise<number> {
+  const runtime = runtimeOption(options.runtime);
   const jobs = parseJobs(options.jobs);
   const fixtures = loadFixtures(paths);
   for (const { file, fixture } of fixtures) {
@@ -81,7 +82,7 @@ export async function testCommand(
   }
   const controller = await Controller.start({
     onProgress: (message) => io.stderr(`${message}\n`),
-    ...runtimeOption(options.runtime),
+    ...runtime,
   });
   const started = performance.now();
   let results: CaseResult[];

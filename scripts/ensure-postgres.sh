@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What the PostgreSQL state tests need (docs/operations.md, PostgreSQL state): initdb and pg_ctl
+# What the PostgreSQL state tests need (docs/kubernetes.md, Several replicas): initdb and pg_ctl
 # (Debian's postgresql when absent) and a system user to run them as — initdb refuses root. Each
 # test starts its own server in a temporary folder; nothing here starts one.
 set -euo pipefail

@@ -20,7 +20,7 @@ npx tsc -p tsconfig.build.json || echo "[hookbox setup] warning: type errors (np
 bash scripts/ensure-engine.sh
 # gVisor for `--runtime runsc` and `npm run test:runsc` (docs/gvisor.md).
 bash scripts/ensure-runsc.sh
-# PostgreSQL for the shared-state tests (docs/operations.md, PostgreSQL state).
+# PostgreSQL for the shared-state tests (docs/kubernetes.md, Several replicas).
 bash scripts/ensure-postgres.sh
 log "sandbox image"
 node bin/hookbox.js image build >/dev/null

@@ -1,6 +1,6 @@
 /**
  * The PostgreSQL schema, as numbered migrations applied in order, each once, each in its own
- * transaction, recorded in `hookbox_migrations` (docs/operations.md, PostgreSQL state). Never edit a
+ * transaction, recorded in `hookbox_migrations` (docs/kubernetes.md, Several replicas). Never edit a
  * migration that has shipped: add the next one. Replicas starting together take an advisory lock,
  * so only one applies them.
  */

@@ -6,7 +6,7 @@ import type { V1Container, V1Pod } from '@kubernetes/client-node';
 import { readFileSync } from 'node:fs';
 import { Pod } from 'kubernetes-models/v1';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { sandboxPod } from '../../../src/kubernetes/pod-spec.js';
+import { podName, sandboxPod, splitLabels } from '../../../src/kubernetes/pod-spec.js';
 import { sandboxNetworkPolicy } from '../../../src/kubernetes/manifests.js';
 import { createLogger } from '../../../src/record/logger.js';
 import type {
@@ -317,5 +317,19 @@ describe('Docker hardening → pod spec (docs/kubernetes.md, Hardening table)', 
       broken.spec!.containers[0]!.securityContext as Record<string, unknown>
     ).readOnlyRootFilesystem = 'yes';
     expect(() => new Pod(broken as never).validate()).toThrow(/readOnlyRootFilesystem/);
+  });
+});
+
+describe('names and labels Kubernetes accepts', () => {
+  it('a pod name is DNS-1123, at most 63 characters', () => {
+    expect(podName('hookbox-env_AbC_123')).toBe('hookbox-env-abc-123');
+    expect(podName(`hookbox-${'x'.repeat(80)}`)).toHaveLength(63);
+  });
+
+  it('label values Kubernetes refuses become annotations, the rest stay labels', () => {
+    expect(splitLabels({ a: 'true', b: 'pid:[4026531836]', c: '', d: 'x'.repeat(64) })).toEqual({
+      labels: { a: 'true', c: '' },
+      annotations: { b: 'pid:[4026531836]', d: 'x'.repeat(64) },
+    });
   });
 });

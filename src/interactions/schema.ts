@@ -111,6 +111,18 @@ export const environmentConfigSchema = z
         'No network unless an allowlist is given: then the only way out is the egress proxy, which ' +
           'lets through the listed domains and adds their transform headers on the wire (SPEC §7).',
       ),
+    sandbox: z
+      .strictObject({
+        runtime: z
+          .string()
+          .regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, {
+            error: 'must be an OCI runtime name such as "runc" or "runsc"',
+          })
+          .optional()
+          .describe('The OCI runtime: "runc" (default) or "runsc" for gVisor (docs/gvisor.md).'),
+      })
+      .optional()
+      .describe("How a new environment's sandbox runs; only when making one."),
   })
   .describe('A new environment made from sources, or sources added to an existing one.');
 

@@ -258,6 +258,13 @@ export class InteractionService {
       config.network.allowlist.length > 0
         ? config.network
         : undefined;
+    if (config?.sandbox !== undefined && target.kind === 'existing') {
+      throw new UserError(
+        'invalid_argument',
+        `${prefix}.sandbox: an existing environment keeps the sandbox it was made with; give sandbox only when making one`,
+        { details: { field: `${prefix}.sandbox` } },
+      );
+    }
     if (network && target.kind === 'existing') {
       throw new UserError(
         'invalid_argument',
@@ -301,6 +308,7 @@ export class InteractionService {
           sources,
           vocabulary,
           ...(network ? { network } : {}),
+          ...(config?.sandbox?.runtime ? { sandbox: { runtime: config.sandbox.runtime } } : {}),
         });
         this.leases.acquire(environment.id);
       }

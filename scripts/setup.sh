@@ -35,5 +35,9 @@ if ! command -v mkfs.ext4 >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get
 fi
 
 bash scripts/ensure-engine.sh
+# gVisor for `--runtime runsc` and `npm run test:runsc` (docs/gvisor.md).
+bash scripts/ensure-runsc.sh
+# PostgreSQL for the shared-state tests (docs/kubernetes.md, Several replicas).
+bash scripts/ensure-postgres.sh
 log "sandbox image"
 node bin/hookbox.js image build >/dev/null

@@ -2,8 +2,10 @@
 the sweep that kills whatever a call left behind."""
 
 import asyncio
+import errno
 import os
 import signal
+import threading
 import time
 from dataclasses import dataclass
 
@@ -101,13 +103,29 @@ class _Child:
         self.returncode = None
         self.exited = loop.create_future()
         self._loop = loop
-        self._pidfd = os.pidfd_open(pid)
+        try:
+            self._pidfd = os.pidfd_open(pid)
+        except OSError as error:
+            # gVisor (runsc) has no pidfd_open: a thread waits for this one pid instead.
+            # docs/gvisor.md, Differences.
+            if error.errno != errno.ENOSYS:
+                raise
+            self._pidfd = None
+            threading.Thread(target=self._wait_in_thread, daemon=True).start()
+            return
         loop.add_reader(self._pidfd, self._reap)
 
     def _reap(self):
         self._loop.remove_reader(self._pidfd)
         os.close(self._pidfd)
         _, status = os.waitpid(self.pid, 0)
+        self._exited(status)
+
+    def _wait_in_thread(self):
+        _, status = os.waitpid(self.pid, 0)
+        self._loop.call_soon_threadsafe(self._exited, status)
+
+    def _exited(self, status):
         self.returncode = os.waitstatus_to_exitcode(status)
         if not self.exited.done():
             self.exited.set_result(None)

@@ -6,6 +6,7 @@ import { doctorCommand } from './commands/doctor.js';
 import { gcCommand } from './commands/gc.js';
 import { hooksImportCommand } from './commands/hooks-import.js';
 import { imageBuildCommand } from './commands/image.js';
+import { k8sManifestsCommand } from './commands/k8s.js';
 import { runCommand } from './commands/run.js';
 import { controllerImageCommand, serveCommand } from './commands/serve.js';
 import {
@@ -43,6 +44,10 @@ function program(io: CliIo, setCode: (code: number) => void): Command {
     .option('--tool-timeout-ms <ms>', 'timeout of each tool call, in milliseconds (default 60000)')
     .option('--template <name>', 'the sandbox template (default, full, or one you built)')
     .option('--json', 'print the outcome(s) as JSON')
+    .option(
+      '--runtime <name>',
+      'OCI runtime of the sandboxes: runc, or runsc for gVisor (default runc)',
+    )
     .action(async (options) => setCode(await callCommand(options, io)));
 
   root
@@ -56,6 +61,10 @@ function program(io: CliIo, setCode: (code: number) => void): Command {
     .option('--no-containment', 'skip the gate-off containment check of destructive cases')
     .option('--gates-dir <dir>', 'where shipped gates live (default hooks-scripts/)')
     .option('--json', 'print the results as JSON')
+    .option(
+      '--runtime <name>',
+      'OCI runtime of the sandboxes: runc, or runsc for gVisor (default runc)',
+    )
     .action(async (paths: string[], options) => setCode(await testCommand(paths, options, io)));
 
   root
@@ -160,7 +169,41 @@ function program(io: CliIo, setCode: (code: number) => void): Command {
       '--metrics-port <port>',
       'also serve GET /metrics with no key on 127.0.0.1 at this port (it is behind the keys on --port)',
     )
+    .option(
+      '--runtime <name>',
+      'OCI runtime of the sandboxes: runc, or runsc for gVisor (default runc)',
+    )
+    .option(
+      '--state-url <url>',
+      'shared state in PostgreSQL (postgres://…) instead of a SQLite file',
+    )
+    .option('--backend <name>', 'where sandboxes run: docker or kubernetes (default docker)')
+    .option('--namespace <name>', 'kubernetes: namespace of the sandbox pods (default hookbox)')
+    .option('--sandbox-image <image>', 'kubernetes: the sandbox image as the nodes pull it')
+    .option(
+      '--runtime-class <runtime=class...>',
+      'kubernetes: RuntimeClass per runtime, e.g. runsc=gvisor',
+    )
     .action(async (options) => setCode(await serveCommand(options, io)));
+  const k8s = root.command('k8s').description('deploying hookbox on Kubernetes');
+  k8s
+    .command('manifests')
+    .description(
+      'print the Kubernetes objects of a deployment (Deployment, Service, RBAC, NetworkPolicy, RuntimeClass)',
+    )
+    .requiredOption('--controller-image <image>', 'the controller image as the nodes pull it')
+    .requiredOption('--sandbox-image <image>', 'the sandbox image as the nodes pull it')
+    .option(
+      '--namespace <name>',
+      'namespace of the controller and the sandbox pods (default hookbox)',
+    )
+    .option('--replicas <n>', 'controller replicas; they share PostgreSQL state (default 2)')
+    .option('--secret <name>', 'Secret with keys url (PostgreSQL) and api-keys (default hookbox)')
+    .option(
+      '--gvisor-runtime-class <name>',
+      'add a RuntimeClass (handler runsc) and run sandboxes on it',
+    )
+    .action(async (options) => setCode(await k8sManifestsCommand(options, io)));
   root
     .command('run')
     .description(

@@ -14,13 +14,16 @@ import type { EgressRecord } from '../network/egress-record.js';
 import { EnvironmentEgress, type EgressSettings } from '../network/environment-egress.js';
 import { socketRootOf } from '../network/socket-folders.js';
 import { Sandbox, volumeName, type ControllerIdentity } from '../sandbox/sandbox.js';
+import { checkRuntimeName, SANDBOX_DEFAULTS } from '../sandbox/sandbox-options.js';
 import { z } from 'zod';
 import { DEFAULT_VOCABULARY, VOCABULARIES, type VocabularyId } from '../tools/registry.js';
 import type { ToolRunSettings } from '../tools/tool-definition.js';
 import { EMPTY_HOOKS_CONFIG, type HooksConfig } from '../config/hooks-config.js';
 import { Environment, hooksConfigOf } from './environment.js';
 import { ENVIRONMENT_DEFAULTS, type EnvironmentOptions } from './environment-options.js';
-import { StateStore } from '../state/state-store.js';
+import { SqliteStateAdapter } from '../state/sqlite-state-adapter.js';
+import { PostgresStateStore } from '../state/postgres-state-store.js';
+import type { ControllerStateStore, EnvironmentRow } from '../state/store.js';
 import { parseHooksConfig } from '../config/hooks-config.js';
 import { LABEL_ENVIRONMENT } from '../sandbox/labels.js';
 import { ownerGone, reapOrphans, reapSocketFolders, reapWorkspaceDisks } from './reaper.js';
@@ -74,10 +77,27 @@ export interface ControllerOptions {
    */
   stateFile?: string;
   /**
+   * PostgreSQL for durable state instead of a file (`postgres://…`): several controller replicas
+   * share it, and any of them serves an environment another made (docs/kubernetes.md, Several
+   * replicas). @default none
+   */
+  stateUrl?: string;
+  /**
    * How environments with a `network.allowlist` reach out: extra CAs for hook requests' upstream
    * TLS, the proxy sockets' folder, and (tests only) name overrides. See docs/network.md.
    */
   egress?: EgressSettings;
+  /**
+   * The OCI runtime of environments that do not name one in `sandbox.runtime` (and of the warm
+   * pool): `runsc` runs every sandbox under gVisor (docs/gvisor.md).
+   * @default $HOOKBOX_RUNTIME, else 'runc'
+   */
+  runtime?: string;
+  /**
+   * Use this sandbox image as it is, without checking or building it: the Kubernetes backend's
+   * registry reference (docs/kubernetes.md). @default the image built from this checkout
+   */
+  image?: string;
 }
 
 /**
@@ -99,10 +119,18 @@ const storedSettingsSchema = z.object({
   backgroundProcesses: z.boolean(),
 });
 
+/** The controller's default runtime: its option, else $HOOKBOX_RUNTIME, else runc. */
+function defaultRuntime(option: string | undefined): string {
+  if (option !== undefined) return checkRuntimeName(option, 'runtime');
+  const fromEnv = process.env.HOOKBOX_RUNTIME;
+  if (fromEnv) return checkRuntimeName(fromEnv, 'HOOKBOX_RUNTIME');
+  return SANDBOX_DEFAULTS.runtime;
+}
+
 export class Controller {
   readonly identity: ControllerIdentity;
-  /** Durable state, when the controller has a state file. */
-  readonly state: StateStore | undefined;
+  /** Durable state, when the controller has a state file or a state URL. */
+  readonly state: ControllerStateStore | undefined;
   private readonly environments = new Map<string, Environment>();
 
   /** The periodic orphan reaping, when asked for. */
@@ -128,15 +156,17 @@ export class Controller {
     readonly image: string,
     hooks: readonly Hook[],
     pools: Map<string, { image: string; options: WarmPoolOptions }>,
-    state: StateStore | undefined,
+    state: ControllerStateStore | undefined,
     templates: Templates,
+    /** The default OCI runtime of its sandboxes. */
+    readonly runtime: string,
   ) {
     this.templates = templates;
     this.state = state;
     this.identity = {
       id: newControllerId(),
       pid: process.pid,
-      ...(state ? { stateFile: state.path } : {}),
+      ...(state ? { stateFile: state.location } : {}),
     };
     this.hookRunner = hooks.length > 0 ? new HookRunner(hooks) : undefined;
     for (const [template, { image: poolImage, options }] of pools) {
@@ -179,7 +209,7 @@ export class Controller {
       environmentId,
       image,
       sources,
-      options,
+      options: { ...options, runtime: options?.runtime ?? this.runtime },
       ...(egress ? { network: egress } : {}),
       diskRoot: diskRootOf(this.home),
     });
@@ -193,8 +223,13 @@ export class Controller {
     const client = options.client ?? new DockerContainerClient(logger);
     if (options.startEngine ?? true) await ensureEngine(client, { quiet: true });
     else await client.ping();
-    const image = await ensureImage(client, logger, { onProgress: options.onProgress });
-    const state = options.stateFile ? new StateStore(options.stateFile) : undefined;
+    const image =
+      options.image ?? (await ensureImage(client, logger, { onProgress: options.onProgress }));
+    const state: ControllerStateStore | undefined = options.stateUrl
+      ? await PostgresStateStore.open(options.stateUrl)
+      : options.stateFile
+        ? new SqliteStateAdapter(options.stateFile)
+        : undefined;
     const home = options.home ?? hookboxHome();
     const templates = new Templates(client, logger, image, options.onProgress);
     const pools = new Map<string, { image: string; options: WarmPoolOptions }>();
@@ -208,9 +243,10 @@ export class Controller {
       });
     // Orphans: made by a controller that is gone, and not listed in this controller's state.
     const reap = async () => {
+      const listed = new Set((await state?.environments())?.map((row) => row.id));
       const reaped = await reapOrphans(client, (labels) => {
         const environmentId = labels[LABEL_ENVIRONMENT] ?? '';
-        return !state?.hasEnvironment(environmentId) && ownerGone(labels);
+        return !listed.has(environmentId) && ownerGone(labels);
       });
       const socketFolders = await reapSocketFolders(
         client,
@@ -237,8 +273,10 @@ export class Controller {
       pools,
       state,
       templates,
+      defaultRuntime(options.runtime),
     );
     controller.egressSettings = options.egress;
+    if (state instanceof PostgresStateStore) state.controllerId = controller.identity.id;
     if (state) await controller.restore();
     if (options.reapIntervalMs) {
       controller.reaper = setInterval(() => {
@@ -256,47 +294,73 @@ export class Controller {
    * sandbox agent accepts a new connection); one that is gone is forgotten and its volumes removed.
    */
   private async restore(): Promise<void> {
-    for (const row of this.state!.environments()) {
-      const container = await this.client.inspectContainer(row.container_id);
-      if (!container?.running) {
-        this.logger.warn(
-          { environmentId: row.id, containerId: row.container_id },
-          'environment lost while the controller was down',
-        );
-        if (container) await this.client.removeContainer(row.container_id).catch(() => {});
-        for (const role of ['workspace', 'agents', 'state'] as const) {
-          await this.client.removeVolume(volumeName(row.id, role)).catch(() => {});
-        }
-        this.state!.deleteEnvironment(row.id);
-        continue;
+    // Shared state: the other replicas' environments are adopted when a request names them.
+    if (this.state!.shared) return;
+    for (const row of await this.state!.environments()) await this.reattachRow(row);
+  }
+
+  /**
+   * Takes on an environment listed in shared state that this replica does not hold (another
+   * replica made it, or is gone): re-attaches to its running container. Undefined when the state
+   * does not list it or its container is gone.
+   */
+  async adoptFromState(id: string): Promise<Environment | undefined> {
+    const live = this.environments.get(id);
+    if (live) return live;
+    const row = await this.state?.environment(id);
+    if (!row) return undefined;
+    let adopting = this.adopting.get(id);
+    if (!adopting) {
+      adopting = this.reattachRow(row).finally(() => this.adopting.delete(id));
+      this.adopting.set(id, adopting);
+    }
+    await adopting;
+    return this.environments.get(id);
+  }
+
+  /** Adoptions under way, so two requests for one environment attach once. */
+  private readonly adopting = new Map<string, Promise<void>>();
+
+  /** Re-attaches to one listed environment; one whose container is gone is forgotten. */
+  private async reattachRow(row: EnvironmentRow): Promise<void> {
+    const container = await this.client.inspectContainer(row.container_id);
+    if (!container?.running) {
+      this.logger.warn(
+        { environmentId: row.id, containerId: row.container_id },
+        'environment lost while its controller was down',
+      );
+      if (container) await this.client.removeContainer(row.container_id).catch(() => {});
+      for (const role of ['workspace', 'agents', 'state'] as const) {
+        await this.client.removeVolume(volumeName(row.id, role)).catch(() => {});
       }
-      try {
-        const sandbox = await Sandbox.reattach({
-          client: this.client,
-          logger: this.logger,
-          environmentId: row.id,
-          containerId: row.container_id,
-          diskRoot: diskRootOf(this.home),
-        });
-        const settings = storedSettingsSchema.parse(row.settings);
-        const gates =
-          row.hooks_json === null ? EMPTY_HOOKS_CONFIG : parseHooksConfig(row.hooks_json);
-        const environment = this.adopt(sandbox, gates, settings.vocabulary, settings);
-        environment.recordEvent('reattached');
-        this.observers.emit({
-          kind: 'environment_created',
-          at: Date.now(),
-          environment_id: row.id,
-          duration_ms: 0,
-          source: 'reattached',
-        });
-        this.logger.info({ environmentId: row.id }, 're-attached to environment after a restart');
-      } catch (error) {
-        this.logger.warn(
-          { environmentId: row.id, error: (error as Error).message },
-          're-attaching failed; the environment stays listed',
-        );
-      }
+      await this.state!.deleteEnvironment(row.id);
+      return;
+    }
+    try {
+      const sandbox = await Sandbox.reattach({
+        client: this.client,
+        logger: this.logger,
+        environmentId: row.id,
+        containerId: row.container_id,
+        diskRoot: diskRootOf(this.home),
+      });
+      const settings = storedSettingsSchema.parse(row.settings);
+      const gates = row.hooks_json === null ? EMPTY_HOOKS_CONFIG : parseHooksConfig(row.hooks_json);
+      const environment = this.adopt(sandbox, gates, settings.vocabulary, settings);
+      environment.recordEvent('reattached');
+      this.observers.emit({
+        kind: 'environment_created',
+        at: Date.now(),
+        environment_id: row.id,
+        duration_ms: 0,
+        source: 'reattached',
+      });
+      this.logger.info({ environmentId: row.id }, 're-attached to environment');
+    } catch (error) {
+      this.logger.warn(
+        { environmentId: row.id, error: (error as Error).message },
+        're-attaching failed; the environment stays listed',
+      );
     }
   }
 
@@ -306,6 +370,8 @@ export class Controller {
    */
   async createEnvironment(options: EnvironmentOptions = {}): Promise<Environment> {
     const startedAt = performance.now();
+    if (options.sandbox?.runtime !== undefined)
+      checkRuntimeName(options.sandbox.runtime, 'sandbox.runtime');
     const sources = placeSources(options.sources ?? []);
     const allowlist = parseNetworkOptions(options.network);
     const gates = hooksConfigOf(sources, allowlist);
@@ -345,7 +411,7 @@ export class Controller {
     try {
       // A networked environment is not kept across restarts: its secrets live only in this process.
       if (!allowlist)
-        this.state?.saveEnvironment({
+        await this.state?.saveEnvironment({
           id: environmentId,
           container_id: sandbox.containerId,
           created: new Date().toISOString(),
@@ -378,7 +444,7 @@ export class Controller {
       // Anything failing after the container exists (the audit log's folder, a lifecycle hook):
       // remove what was made, then report the original error.
       this.environments.delete(environmentId);
-      this.state?.deleteEnvironment(environmentId);
+      await this.state?.deleteEnvironment(environmentId).catch(() => {});
       await sandbox.destroy().catch(() => {});
       throw error;
     }
@@ -402,7 +468,13 @@ export class Controller {
       this.logger,
       this.hookRunner,
       {
-        onGatesReplaced: (hooksJson) => this.state?.setHooksJson(id, hooksJson),
+        onGatesReplaced: (hooksJson) =>
+          void this.state?.setHooksJson(id, hooksJson).catch((error: unknown) => {
+            this.logger.warn(
+              { environmentId: id, error: (error as Error).message },
+              'saving the new hooks.json failed',
+            );
+          }),
         observe: (observation) => this.observers.emit(observation),
       },
     );
@@ -435,7 +507,7 @@ export class Controller {
       environment.recordLifecycle(ended.records);
     }
     await environment.delete();
-    this.state?.deleteEnvironment(id);
+    await this.state?.deleteEnvironment(id);
     this.observers.emit({ kind: 'environment_deleted', at: Date.now(), environment_id: id });
   }
 
@@ -449,7 +521,7 @@ export class Controller {
     await Promise.allSettled([...this.pools.values()].map((pool) => pool.close()));
     for (const environment of this.environments.values()) environment.detach();
     this.environments.clear();
-    this.state?.close();
+    await this.state?.close();
   }
 
   /** Deletes every environment this controller made. */
@@ -458,6 +530,6 @@ export class Controller {
     await Promise.allSettled([...this.pools.values()].map((pool) => pool.close()));
     const all = [...this.environments.keys()];
     await Promise.allSettled(all.map((id) => this.deleteEnvironment(id)));
-    this.state?.close();
+    await this.state?.close();
   }
 }

@@ -129,6 +129,18 @@ export const environmentConfigSchema = z
         'hookbox extension: the sandbox template of a new environment (`default`, `full`, or one ' +
           'built with `hookbox template build`); an unknown one is a 400 listing the known ones.',
       ),
+    sandbox: z
+      .strictObject({
+        runtime: z
+          .string()
+          .regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, {
+            error: 'must be an OCI runtime name such as "runc" or "runsc"',
+          })
+          .optional()
+          .describe('The OCI runtime: "runc" (default) or "runsc" for gVisor (docs/gvisor.md).'),
+      })
+      .optional()
+      .describe("How a new environment's sandbox runs; only when making one."),
   })
   .describe('A new environment made from sources, or sources added to an existing one.');
 

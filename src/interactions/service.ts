@@ -301,6 +301,13 @@ export class InteractionService {
       config.network.allowlist.length > 0
         ? config.network
         : undefined;
+    if (config?.sandbox !== undefined && target.kind === 'existing') {
+      throw new UserError(
+        'invalid_argument',
+        `${prefix}.sandbox: an existing environment keeps the sandbox it was made with; give sandbox only when making one`,
+        { details: { field: `${prefix}.sandbox` } },
+      );
+    }
     if (network && target.kind === 'existing') {
       throw new UserError(
         'invalid_argument',
@@ -319,6 +326,8 @@ export class InteractionService {
     }
     if (template !== undefined)
       await this.controller.templates.resolve(template, `${prefix}.template`);
+    // Shared state: the environment may be another replica's; take it on (docs/kubernetes.md).
+    if (target.kind === 'existing') await this.adoptEnvironment(target.id);
     const allowlist =
       target.kind === 'existing'
         ? this.environmentAt(target.id, target.field).allowlist
@@ -354,6 +363,7 @@ export class InteractionService {
           vocabulary,
           ...(network ? { network } : {}),
           ...(template !== undefined ? { template } : {}),
+          ...(config?.sandbox?.runtime ? { sandbox: { runtime: config.sandbox.runtime } } : {}),
         });
         this.leases.acquire(environment.id);
       }
@@ -679,6 +689,15 @@ export class InteractionService {
     return environment;
   }
 
+  /**
+   * With shared state, an environment another replica made is taken on here before a request
+   * names it (Controller.adoptFromState); without, nothing happens.
+   */
+  async adoptEnvironment(id: string): Promise<void> {
+    // Optional: test stand-ins for the controller need not have it.
+    await this.controller.adoptFromState?.(id);
+  }
+
   /** `GET /v1beta/environments/{id}`. */
   environmentInfo(id: string): EnvironmentInfo {
     const environment = this.environmentAt(id, 'id');
@@ -704,6 +723,7 @@ export class InteractionService {
 
   /** `DELETE /v1beta/environments/{id}`: container and volumes removed (an interaction in it fails). */
   async deleteEnvironment(id: string): Promise<void> {
+    await this.adoptEnvironment(id);
     this.environmentAt(id, 'id');
     this.leases.forget(id, 'deleted');
     await this.controller.deleteEnvironment(id);

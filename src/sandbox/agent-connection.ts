@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { SystemError, UserError } from '../errors/index.js';
 import type { Logger } from '../record/logger.js';
@@ -21,7 +22,10 @@ interface Pending {
  * and answers matched by id, so many requests can be in flight. No `docker exec` per call.
  */
 export class AgentConnection {
-  private nextId = 1;
+  // Random first id: two controller replicas may be attached to one agent at once (Docker sends
+  // every attached stream all of the agent's answers), and each must know its own answers
+  // (docs/kubernetes.md, Several replicas).
+  private nextId = randomInt(1, 2 ** 47);
   private readonly pending = new Map<number, Pending>();
   private lostReason: string | undefined;
 

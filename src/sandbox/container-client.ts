@@ -39,6 +39,8 @@ export interface SandboxContainerSpec {
   user?: string;
   /** Replaces the image's entrypoint (the egress relay runs from the sandbox image). */
   entrypoint?: string[];
+  /** The OCI runtime (`runsc` for gVisor). @default the engine's default (runc) */
+  runtime?: string;
 }
 
 /** A network to make (an environment's internal network). */

@@ -139,6 +139,7 @@ export class DockerContainerClient implements ContainerClient {
         NetworkDisabled: spec.network === 'none',
         HostConfig: {
           ReadonlyRootfs: true,
+          ...(spec.runtime ? { Runtime: spec.runtime } : {}),
           CapDrop: ['ALL'],
           CapAdd: spec.capabilities,
           SecurityOpt: ['no-new-privileges:true'],

@@ -1,3 +1,5 @@
+import { UserError } from '../errors/index.js';
+
 /** Resource limits and behaviour of one environment's container. */
 export interface SandboxOptions {
   /**
@@ -34,6 +36,12 @@ export interface SandboxOptions {
    * @default 1024
    */
   diskMb?: number;
+  /**
+   * The engine's OCI runtime for this container: `runc`, or `runsc` for gVisor (the engine must know
+   * it; `npm run setup` registers runsc, docs/gvisor.md). Unset: the controller's default.
+   * @default 'runc'
+   */
+  runtime?: string;
 }
 
 export const SANDBOX_DEFAULTS = {
@@ -43,7 +51,25 @@ export const SANDBOX_DEFAULTS = {
   writableTmp: false,
   writableTmpMb: 64,
   diskMb: 1024,
+  runtime: 'runc',
 } as const satisfies Required<SandboxOptions>;
+
+/** What an OCI runtime's name may look like (Docker's own rule for `runtimes` keys, tightened). */
+const RUNTIME_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
+/**
+ * Checks a runtime name (`sandbox.runtime`, `--runtime`): a bad one is the caller's mistake, named
+ * before any container is made. Whether the engine knows it is the engine's to say.
+ */
+export function checkRuntimeName(runtime: string, field: string): string {
+  if (!RUNTIME_NAME.test(runtime))
+    throw new UserError(
+      'invalid_argument',
+      `${field}: must be an OCI runtime name such as "runc" or "runsc" (lower-case letters, digits, ".", "_", "-"; got ${JSON.stringify(runtime)})`,
+      { details: { field } },
+    );
+  return runtime;
+}
 
 /** Where things are inside the sandbox (sandbox-image/Dockerfile makes them). */
 export const SANDBOX_PATHS = {

@@ -100,6 +100,7 @@ export class Sandbox {
   }): Promise<Sandbox> {
     const { client, logger, controller, environmentId } = params;
     const options = { ...SANDBOX_DEFAULTS, ...params.options };
+    const runtime = options.runtime ?? SANDBOX_DEFAULTS.runtime;
     const made: { volumes: string[]; containerId?: string; disk?: boolean } = { volumes: [] };
     try {
       const disk = await workspaceDiskFor(params.diskRoot, environmentId, options.diskMb, logger);
@@ -152,8 +153,13 @@ export class Sandbox {
             readOnly: false,
           },
         ],
-        // Docker leaves these two writable even with a read-only root (SPEC §2).
-        readOnlyTmpfs: ['/dev/shm', '/dev/mqueue'],
+        // Docker leaves these two writable even with a read-only root (SPEC §2). gVisor also mounts
+        // a writable tmpfs of its own at /tmp unless something is mounted there (docs/gvisor.md).
+        readOnlyTmpfs: [
+          '/dev/shm',
+          '/dev/mqueue',
+          ...(runtime !== 'runc' && !options.writableTmp ? ['/tmp'] : []),
+        ],
         writableTmpfs: options.writableTmp
           ? [{ target: '/tmp', sizeMb: options.writableTmpMb }]
           : [],
@@ -161,6 +167,7 @@ export class Sandbox {
         cpus: options.cpus,
         pidsLimit: options.pidsLimit,
         capabilities: AGENT_CAPABILITIES,
+        runtime,
         network: params.network?.networkName ?? 'none',
         sysctls: {
           ...IPC_SYSCTLS,

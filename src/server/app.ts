@@ -140,9 +140,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   app.get('/v1beta/environments', async () => ({ environments: service.listEnvironments() }));
 
-  app.get<{ Params: { id: string } }>('/v1beta/environments/:id', async (request) =>
-    service.environmentInfo(request.params.id),
-  );
+  app.get<{ Params: { id: string } }>('/v1beta/environments/:id', async (request) => {
+    await service.adoptEnvironment(request.params.id);
+    return service.environmentInfo(request.params.id);
+  });
 
   app.delete<{ Params: { id: string } }>('/v1beta/environments/:id', async (request) => {
     await service.deleteEnvironment(request.params.id);

@@ -15,6 +15,7 @@ import {
 import type { ToolCall } from '../../tools/types.js';
 import { callJson, callText } from '../format.js';
 import type { CliIo } from '../io.js';
+import { runtimeOption } from '../runtime-option.js';
 import { readSourcesDir } from '../sources-dir.js';
 
 export interface CallCommandOptions {
@@ -26,6 +27,8 @@ export interface CallCommandOptions {
   vocabulary?: string;
   toolTimeoutMs?: string;
   template?: string;
+  /** `--runtime`: the sandbox's OCI runtime (runsc: gVisor). */
+  runtime?: string;
 }
 
 const toolCallSchema = z.strictObject({
@@ -145,7 +148,7 @@ export async function callCommand(options: CallCommandOptions, io: CliIo): Promi
     }
   });
 
-  const controller = await Controller.start();
+  const controller = await Controller.start(runtimeOption(options.runtime));
   // An unknown template is bad input (exit 2), named by the option that gave it.
   await controller.templates.resolve(options.template, '--template');
   const outcomes: CallOutcome[] = [];

@@ -4,6 +4,12 @@ import { imageStatus } from '../../sandbox/image.js';
 import { listTemplates } from '../../templates/template-image.js';
 import type { CliIo } from '../io.js';
 
+/** A runtime as `docker info` lists it. */
+interface RuntimeInfo {
+  path?: string;
+  runtimeArgs?: string[];
+}
+
 /**
  * `hookbox doctor`: is an engine reachable, is the image present and current, which templates are
  * stale, what to do if not.
@@ -29,6 +35,15 @@ export async function doctorCommand(io: CliIo): Promise<number> {
     );
     return 1;
   }
+  // gVisor is optional: its absence is reported, not a failure (docs/gvisor.md).
+  const runtimes = ((await client.docker.info()) as { Runtimes?: Record<string, RuntimeInfo> })
+    .Runtimes;
+  const runsc = runtimes?.runsc;
+  io.stdout(
+    runsc
+      ? `✔ gVisor runtime runsc registered (${runsc.path ?? 'runsc'} ${(runsc.runtimeArgs ?? []).join(' ')}); use --runtime runsc or sandbox.runtime\n`
+      : '- gVisor runtime runsc not registered (optional; `bash scripts/ensure-runsc.sh` installs and registers it)\n',
+  );
   const status = await imageStatus(client);
   say(
     status.basePresent,

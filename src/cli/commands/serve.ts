@@ -16,8 +16,15 @@ import {
   loadApiKeys,
   startServer,
 } from '../../server/index.js';
+import { runtimeOption } from '../runtime-option.js';
 import type { CliIo } from '../io.js';
 import { buildProgressFor, createProgress } from '../progress.js';
+import { SqliteStateAdapter } from '../../state/sqlite-state-adapter.js';
+import { SharedInteractionStore } from '../../state/shared-interaction-store.js';
+import { checkStateUrl } from '../../state/postgres-state-store.js';
+import type { InteractionStore } from '../../interactions/store.js';
+import type { Logger } from '../../record/logger.js';
+import type { ContainerClient } from '../../sandbox/container-client.js';
 
 export interface ServeCommandOptions {
   host?: string;
@@ -29,6 +36,33 @@ export interface ServeCommandOptions {
   hooks?: string[];
   policy?: string;
   metricsPort?: string;
+  /** `--runtime`: the sandboxes' OCI runtime (runsc: gVisor). */
+  runtime?: string;
+  /** `--state-url postgres://…`: state shared by several replicas. */
+  stateUrl?: string;
+  /** `--backend`: docker (default) or kubernetes. */
+  backend?: string;
+  namespace?: string;
+  sandboxImage?: string;
+  runtimeClass?: string[];
+}
+
+/** `--backend`: where sandboxes run. Kubernetes brings its client and the image to use as is. */
+async function backendOptions(
+  options: ServeCommandOptions,
+  logger: Logger,
+): Promise<{ client?: ContainerClient; image?: string; startEngine?: boolean }> {
+  const backend = options.backend ?? 'docker';
+  if (backend === 'docker') return {};
+  if (backend === 'kubernetes') {
+    const { kubernetesBackend } = await import('../kubernetes-backend.js');
+    return { ...kubernetesBackend(options, logger), startEngine: false };
+  }
+  throw new UserError(
+    'invalid_argument',
+    `--backend: must be docker or kubernetes (got ${JSON.stringify(backend)})`,
+    { details: { field: '--backend' } },
+  );
 }
 
 function parsePoolSize(value: string | undefined): number {
@@ -124,23 +158,39 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIo): Pro
   const defaultPool = poolSizes.default ?? poolSize;
   const hooks = await operatorHooks(options);
   const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'info' });
+  if (options.stateUrl !== undefined && options.stateFile !== undefined)
+    throw new UserError(
+      'invalid_argument',
+      '--state-url: give --state-url or --state-file, not both',
+      {
+        details: { field: '--state-url' },
+      },
+    );
   const controller = await Controller.start({
+    ...(await backendOptions(options, logger)),
+    ...(options.stateUrl !== undefined ? { stateUrl: checkStateUrl(options.stateUrl) } : {}),
     logger,
     hooks,
     reapOrphansOnStart: true,
     reapIntervalMs: 10 * 60_000,
+    ...runtimeOption(options.runtime),
     ...(options.stateFile ? { stateFile: resolve(options.stateFile) } : {}),
     ...(defaultPool > 0 ? { pool: { size: defaultPool } } : {}),
     pools,
   });
-  let store: SqliteInteractionStore | undefined;
-  if (controller.state) {
-    store = new SqliteInteractionStore(controller.state);
-    const interrupted = store.markInterrupted();
+  let store: InteractionStore | undefined;
+  if (controller.state instanceof SqliteStateAdapter) {
+    const sqlite = new SqliteInteractionStore(controller.state.sqlite);
+    store = sqlite;
+    const interrupted = sqlite.markInterrupted();
     if (interrupted > 0)
       io.stderr(
         `hookbox serve: ${interrupted} interaction(s) were running when the last controller stopped; marked failed\n`,
       );
+  } else if (controller.state) {
+    // Shared state: an interaction in progress may be another replica's, running now; it is not
+    // marked failed here (docs/kubernetes.md, Several replicas).
+    store = new SharedInteractionStore(controller.state);
   }
   const server = await startServer({
     host,

@@ -5,6 +5,7 @@ import { junitXml } from '../../testing/junit.js';
 import { loadFixtures } from '../../testing/load-fixtures.js';
 import { runFixtures, type CaseResult } from '../../testing/run-fixtures.js';
 import { resolveToolCall } from '../../tools/registry.js';
+import { runtimeOption } from '../runtime-option.js';
 import type { CliIo } from '../io.js';
 import { buildProgressFor, createProgress } from '../progress.js';
 
@@ -14,6 +15,8 @@ export interface TestCommandOptions {
   containment?: boolean;
   gatesDir?: string;
   json?: boolean;
+  /** `--runtime`: the sandboxes' OCI runtime (runsc: gVisor). */
+  runtime?: string;
 }
 
 function parseJobs(value: string | undefined): number {
@@ -60,6 +63,7 @@ export async function testCommand(
   options: TestCommandOptions,
   io: CliIo,
 ): Promise<number> {
+  const runtime = runtimeOption(options.runtime);
   const jobs = parseJobs(options.jobs);
   const fixtures = loadFixtures(paths);
   for (const { file, fixture } of fixtures) {
@@ -81,7 +85,7 @@ export async function testCommand(
   const progress = createProgress(io, options);
   let controller: Controller;
   try {
-    controller = await Controller.start({ onProgress: buildProgressFor(io, progress) });
+    controller = await Controller.start({ onProgress: buildProgressFor(io, progress), ...runtime });
   } catch (error) {
     progress.done();
     throw error;

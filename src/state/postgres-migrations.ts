@@ -1,0 +1,37 @@
+/**
+ * The PostgreSQL schema, as numbered migrations applied in order, each once, each in its own
+ * transaction, recorded in `hookbox_migrations` (docs/kubernetes.md, Several replicas). Never edit a
+ * migration that has shipped: add the next one. Replicas starting together take an advisory lock,
+ * so only one applies them.
+ */
+export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
+  {
+    version: 1,
+    name: 'environments and interactions',
+    sql: `
+      CREATE TABLE environments (
+        id TEXT PRIMARY KEY,
+        container_id TEXT NOT NULL,
+        created TIMESTAMPTZ NOT NULL,
+        settings JSONB NOT NULL,
+        hooks_json TEXT,
+        last_used TIMESTAMPTZ NOT NULL
+      );
+      CREATE TABLE interactions (
+        id TEXT PRIMARY KEY,
+        environment_id TEXT,
+        status TEXT NOT NULL,
+        body JSONB NOT NULL,
+        updated TIMESTAMPTZ NOT NULL
+      );
+      CREATE INDEX interactions_status ON interactions (status);`,
+  },
+  {
+    version: 2,
+    name: 'which replica made an environment',
+    sql: `ALTER TABLE environments ADD COLUMN controller_id TEXT;`,
+  },
+];
+
+/** Any constant key for pg_advisory_xact_lock: "hookbox" in ASCII. */
+export const MIGRATION_LOCK_KEY = 0x686f6f6b626f78;

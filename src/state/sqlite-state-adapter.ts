@@ -1,0 +1,56 @@
+import type { ControllerStateStore, EnvironmentRow, InteractionRow } from './store.js';
+import { StateStore } from './state-store.js';
+
+/** The SQLite state file behind the {@link ControllerStateStore} interface (one host, one controller). */
+export class SqliteStateAdapter implements ControllerStateStore {
+  readonly shared = false;
+  readonly sqlite: StateStore;
+
+  constructor(path: string) {
+    this.sqlite = new StateStore(path);
+  }
+
+  get location(): string {
+    return this.sqlite.path;
+  }
+
+  async saveEnvironment(row: EnvironmentRow): Promise<void> {
+    this.sqlite.saveEnvironment(row);
+  }
+
+  async touchEnvironment(id: string, at?: string): Promise<void> {
+    this.sqlite.touchEnvironment(id, at);
+  }
+
+  async setHooksJson(id: string, hooksJson: string | null): Promise<void> {
+    this.sqlite.setHooksJson(id, hooksJson);
+  }
+
+  async deleteEnvironment(id: string): Promise<void> {
+    this.sqlite.deleteEnvironment(id);
+  }
+
+  async environments(): Promise<EnvironmentRow[]> {
+    return this.sqlite.environments();
+  }
+
+  async environment(id: string): Promise<EnvironmentRow | undefined> {
+    return this.sqlite.environments().find((row) => row.id === id);
+  }
+
+  async saveInteraction(row: InteractionRow): Promise<void> {
+    this.sqlite.saveInteraction(row);
+  }
+
+  async interaction(id: string): Promise<InteractionRow | undefined> {
+    return this.sqlite.interaction(id);
+  }
+
+  async interactionsWithStatus(status: string): Promise<InteractionRow[]> {
+    return this.sqlite.interactionsWithStatus(status);
+  }
+
+  async close(): Promise<void> {
+    this.sqlite.close();
+  }
+}

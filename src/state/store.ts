@@ -1,0 +1,25 @@
+import type { EnvironmentRow, InteractionRow } from './state-store.js';
+
+export type { EnvironmentRow, InteractionRow } from './state-store.js';
+
+/**
+ * The controller's durable state, whichever database holds it: a SQLite file on one host
+ * (`--state-file`, {@link SqliteStateAdapter}) or PostgreSQL shared by several replicas
+ * (`--state-url postgres://…`, {@link PostgresStateStore}). Async, so a server database fits.
+ */
+export interface ControllerStateStore {
+  /** Where the state is, for logs and labels (a file path, or the URL without its password). */
+  readonly location: string;
+  /** True when other controller replicas may share this state (environments are not this one's alone). */
+  readonly shared: boolean;
+  saveEnvironment(row: EnvironmentRow): Promise<void>;
+  touchEnvironment(id: string, at?: string): Promise<void>;
+  setHooksJson(id: string, hooksJson: string | null): Promise<void>;
+  deleteEnvironment(id: string): Promise<void>;
+  environments(): Promise<EnvironmentRow[]>;
+  environment(id: string): Promise<EnvironmentRow | undefined>;
+  saveInteraction(row: InteractionRow): Promise<void>;
+  interaction(id: string): Promise<InteractionRow | undefined>;
+  interactionsWithStatus(status: string): Promise<InteractionRow[]>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,83 @@
+// The PostgreSQL state store against a real server: migrations versioned and applied once (also by
+// replicas starting together), rows read back as written, bad URLs refused by name.
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MIGRATIONS } from '../../src/state/postgres-migrations.js';
+import {
+  checkStateUrl,
+  PostgresStateStore,
+  redactUrl,
+} from '../../src/state/postgres-state-store.js';
+import { startPostgres, type Postgres } from './postgres.js';
+
+let server: Postgres;
+beforeAll(async () => {
+  server = await startPostgres();
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe('PostgreSQL state', () => {
+  it('replicas opening at once apply each migration exactly once, in order', async () => {
+    const stores = await Promise.all([1, 2, 3].map(() => PostgresStateStore.open(server.url)));
+    try {
+      const client = new pg.Client({ connectionString: server.url });
+      await client.connect();
+      const rows = (
+        await client.query('SELECT version, name FROM hookbox_migrations ORDER BY version')
+      ).rows;
+      await client.end();
+      expect(rows).toEqual(MIGRATIONS.map(({ version, name }) => ({ version, name })));
+      expect(await stores[0]!.schemaVersion()).toBe(MIGRATIONS.at(-1)!.version);
+      expect(await stores[1]!.migrate()).toEqual([]);
+    } finally {
+      await Promise.all(stores.map((store) => store.close()));
+    }
+  });
+
+  it('environments and interactions read back as written, from another connection', async () => {
+    const a = await PostgresStateStore.open(server.url, { controllerId: 'ctl_a' });
+    const b = await PostgresStateStore.open(server.url);
+    try {
+      const row = {
+        id: 'env_pg1',
+        container_id: 'c1',
+        created: '2026-01-01T00:00:00.000Z',
+        settings: { vocabulary: '2026-09', timeoutMs: 1000 },
+        hooks_json: '{"gates":{}}',
+        last_used: '2026-01-01T00:00:00.000Z',
+      };
+      await a.saveEnvironment(row);
+      expect(await b.environment('env_pg1')).toEqual(row);
+      await a.setHooksJson('env_pg1', null);
+      await a.touchEnvironment('env_pg1', '2026-01-02T00:00:00.000Z');
+      expect(await b.environment('env_pg1')).toMatchObject({
+        hooks_json: null,
+        last_used: '2026-01-02T00:00:00.000Z',
+      });
+      const interaction = {
+        id: 'int_1',
+        environment_id: 'env_pg1',
+        status: 'in_progress',
+        body: { id: 'int_1', nested: { a: [1, 2] } },
+        updated: '2026-01-01T00:00:01.000Z',
+      };
+      await a.saveInteraction(interaction);
+      expect(await b.interaction('int_1')).toEqual(interaction);
+      expect((await b.interactionsWithStatus('in_progress')).map((r) => r.id)).toEqual(['int_1']);
+      await b.deleteEnvironment('env_pg1');
+      expect(await a.environment('env_pg1')).toBeUndefined();
+      expect(await a.environments()).toEqual([]);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('a URL that is not postgres:// is refused naming the flag; passwords never shown', () => {
+    expect(() => checkStateUrl('mysql://x@y/z')).toThrow(/--state-url: must be a postgres:\/\//);
+    expect(() => checkStateUrl('not a url')).toThrow(/--state-url/);
+    expect(redactUrl('postgres://u:secret@h:5432/d')).toBe('postgres://u:***@h:5432/d');
+  });
+});

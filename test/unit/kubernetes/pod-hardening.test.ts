@@ -146,6 +146,20 @@ const TABLE: [docker: string, podField: string, check: () => void][] = [
     },
   ],
   [
+    'Sysctls',
+    'securityContext.sysctls',
+    () => {
+      // No System V or POSIX IPC objects (docs/security.md): the same namespaced settings.
+      const sysctls = docker.HostConfig.Sysctls as Record<string, string>;
+      expect(sysctls['kernel.shmmni']).toBe('0');
+      expect(sysctls['fs.mqueue.queues_max']).toBe('0');
+      const podSysctls = Object.fromEntries(
+        (pod.spec!.securityContext!.sysctls ?? []).map(({ name, value }) => [name, value]),
+      );
+      expect(podSysctls).toEqual(sysctls);
+    },
+  ],
+  [
     'Memory',
     'containers[].resources.limits.memory',
     () => {

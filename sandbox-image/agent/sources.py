@@ -3,6 +3,7 @@ mount of that volume, which tool code cannot reach), workspace files as the tool
 kernel checks the writes, and tool code owns the files)."""
 
 import asyncio
+import base64
 import os
 
 from files import TOOL_EXECUTOR, WORKSPACE
@@ -18,19 +19,21 @@ def _safe_relative(path):
     return path
 
 
-def _write(root, path, content, executable):
+def _write(root, path, content, executable, encoding=None):
     full = os.path.join(root, _safe_relative(path))
+    # Binary sources come as base64 and are written byte for byte; text is written as UTF-8.
+    data = base64.b64decode(content, validate=True) if encoding == "base64" else content.encode("utf-8")
     os.makedirs(os.path.dirname(full), mode=0o755, exist_ok=True)
     flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_NONBLOCK
     descriptor = os.open(full, flags, 0o755 if executable else 0o644)
-    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-        handle.write(content)
+    with os.fdopen(descriptor, "wb") as handle:
+        handle.write(data)
     os.chmod(full, 0o755 if executable else 0o644)
 
 
 def _write_all(root, files):
     for source in files:
-        _write(root, source["path"], source["content"], source.get("executable", False))
+        _write(root, source["path"], source["content"], source.get("executable", False), source.get("encoding"))
 
 
 async def write_sources(request):

@@ -18,7 +18,7 @@ import { z } from 'zod';
 import { DEFAULT_VOCABULARY, VOCABULARIES, type VocabularyId } from '../tools/registry.js';
 import type { ToolRunSettings } from '../tools/tool-definition.js';
 import { EMPTY_HOOKS_CONFIG, type HooksConfig } from '../config/hooks-config.js';
-import { Environment, hooksConfigOf } from './environment.js';
+import { Environment, hooksConfigOf, hooksJsonOf } from './environment.js';
 import { ENVIRONMENT_DEFAULTS, type EnvironmentOptions } from './environment-options.js';
 import { StateStore } from '../state/state-store.js';
 import { parseHooksConfig } from '../config/hooks-config.js';
@@ -295,9 +295,7 @@ export class Controller {
           container_id: sandbox.containerId,
           created: new Date().toISOString(),
           settings: { ...settings, vocabulary, sandbox: options.sandbox ?? null },
-          hooks_json:
-            sources.find((source) => source.area === 'agents' && source.path === 'hooks.json')
-              ?.content ?? null,
+          hooks_json: hooksJsonOf(sources),
           last_used: new Date().toISOString(),
         });
       const environment = this.adopt(sandbox, gates, vocabulary, settings);

@@ -1,5 +1,6 @@
 import { EMPTY_HOOKS_CONFIG, parseHooksConfig, type HooksConfig } from '../config/hooks-config.js';
-import type { PlacedSource } from '../config/sources.js';
+import { sourceText, type PlacedSource } from '../config/sources.js';
+import { scriptsNamed } from '../config/hook-scripts.js';
 import { UserError } from '../errors/index.js';
 import type { HandlerRun } from '../hooks/decision.js';
 import {
@@ -79,6 +80,12 @@ function failed(result: ToolResult): boolean {
   );
 }
 
+/** The text of the `.agents/hooks.json` source, or null when there is none. */
+export function hooksJsonOf(sources: PlacedSource[]): string | null {
+  const file = sources.find((source) => source.area === 'agents' && source.path === 'hooks.json');
+  return file ? sourceText(file, '.agents/hooks.json') : null;
+}
+
 /**
  * Reads the gates from the `.agents/hooks.json` source, if any (SPEC §4: none means no hooks). An
  * `http` handler is refused unless the environment's `network.allowlist` lets its host through: it
@@ -87,11 +94,31 @@ function failed(result: ToolResult): boolean {
 export function hooksConfigOf(sources: PlacedSource[], allowlist?: Allowlist): HooksConfig {
   const file = sources.find((source) => source.area === 'agents' && source.path === 'hooks.json');
   if (!file) return EMPTY_HOOKS_CONFIG;
-  const config = parseHooksConfig(file.content);
+  const config = parseHooksConfig(sourceText(file, '.agents/hooks.json'));
+  const agentsFiles = sources
+    .filter((source) => source.area === 'agents')
+    .map((source) => source.path);
   for (const group of config.groups) {
     for (const event of ['pre_tool_execution', 'post_tool_execution'] as const) {
       group[event].forEach((rule) =>
         rule.handlers.forEach((handler, index) => {
+          if (handler.type === 'command') {
+            // A script that is not among the sources would fail on every call, and under the
+            // default on_error every call would go through: refused, as `hookbox validate` does.
+            for (const script of scriptsNamed(handler.command)) {
+              const named = script.relative.replace(/\/+$/, '');
+              const present = agentsFiles.some(
+                (path) => path === named || path.startsWith(`${named}/`),
+              );
+              if (present) continue;
+              const field = `${rule.path}.hooks[${index}].command`;
+              throw new UserError(
+                'invalid_hooks_config',
+                `.agents/hooks.json: ${field}: names ${script.inSandbox}, which is not among the sources; add it under .agents/ (or fix the path)`,
+                { details: { field } },
+              );
+            }
+          }
           if (handler.type === 'http') {
             const host = new URL(handler.url).hostname;
             if (allowlist?.match(host)) return;
@@ -301,14 +328,26 @@ export class Environment {
     outcome.presented = result;
     if (this.controllerHooks && scope) {
       if (outcome.is_error) {
+        // Presentation rewrites (redact-secrets, docs/policies.md) apply to a failed call's result
+        // too: a secret in the output of a failing command must not reach the model either. The
+        // error text is then taken from the rewritten result and handed to tool-error hooks.
+        const shown = await this.controllerHooks.afterToolCall(scope, call, result);
+        shown.records.forEach(record);
+        outcome.hooks.push(...shown.records);
+        if (shown.withheld) {
+          outcome.presented = shown.presented;
+          return this.finish(outcome);
+        }
+        const shownError =
+          shown.presented === result ? error : (tool.errorOf(shown.presented) ?? error);
         const reworded = await this.controllerHooks.onToolError(
           scope,
           call,
-          error ?? 'the tool call failed',
+          shownError ?? 'the tool call failed',
         );
         reworded.records.forEach(record);
         outcome.hooks.push(...reworded.records);
-        outcome.presented = { ...result, error: reworded.message };
+        outcome.presented = { ...shown.presented, error: reworded.message };
       } else {
         const shown = await this.controllerHooks.afterToolCall(scope, call, result);
         shown.records.forEach(record);
@@ -355,9 +394,7 @@ export class Environment {
       if (newGates) {
         await this.sandbox.replaceAgents(agents);
         this.gates = newGates;
-        this.events.onGatesReplaced?.(
-          agents.find((source) => source.path === 'hooks.json')?.content ?? null,
-        );
+        this.events.onGatesReplaced?.(hooksJsonOf(agents));
         this.audit.append({
           kind: 'environment',
           at: new Date().toISOString(),

@@ -203,6 +203,8 @@ export class Sandbox {
       area: source.area,
       path: source.path,
       content: source.content,
+      // The agent decodes base64 and writes the bytes exactly (docs/operations.md, Sources).
+      ...(source.encoding === 'base64' ? { encoding: 'base64' } : {}),
       executable: source.executable,
     }));
     await this.request('write_sources', { files }, 60_000);
@@ -220,6 +222,17 @@ export class Sandbox {
   async replaceAgents(sources: PlacedSource[]): Promise<void> {
     await this.request('reset_agents', {}, 30_000);
     await this.injectSources(sources.filter((source) => source.area === 'agents'));
+  }
+
+  /**
+   * Whether the container still runs, as the engine sees it (it may have been killed from outside):
+   * undefined when it is running, else what became of it.
+   */
+  async lostReason(): Promise<string | undefined> {
+    const state = await this.client.inspectContainer(this.containerId);
+    if (!state) return 'its container is gone';
+    if (state.running) return undefined;
+    return `its container ${state.oomKilled ? 'was OOM-killed' : `is ${state.status}`} (exit code ${state.exitCode})`;
   }
 
   /** Sends one request to the sandbox agent; a lost agent becomes an error that says what happened. */

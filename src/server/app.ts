@@ -43,6 +43,14 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.removeContentTypeParser('text/plain');
 
   app.addHook('onRequest', async (request) => {
+    // Real clients send `Content-Type: application/json` on every request; a GET or DELETE with no
+    // body has nothing to parse, so the header is dropped rather than refused as an empty body.
+    if (
+      (request.method === 'GET' || request.method === 'DELETE' || request.method === 'HEAD') &&
+      request.headers['transfer-encoding'] === undefined &&
+      (request.headers['content-length'] === undefined || request.headers['content-length'] === '0')
+    )
+      delete request.headers['content-type'];
     const path = request.url.split('?')[0]!;
     if (!PUBLIC_PATHS.has(path)) keys.check(request.headers);
   });
@@ -71,7 +79,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.get('/healthz', async () => ({
     status: 'ok',
     version: options.version,
-    environments: service.listEnvironments().length,
+    environments: service.controller.listEnvironments().length,
     interactions_in_flight: service.inFlight,
   }));
 
@@ -114,7 +122,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
     service.interactionAt(request.params.id),
   );
 
-  app.get('/v1beta/environments', async () => ({ environments: service.listEnvironments() }));
+  app.get('/v1beta/environments', async () => ({
+    environments: await service.listEnvironments(),
+  }));
 
   app.get<{ Params: { id: string } }>('/v1beta/environments/:id', async (request) =>
     service.environmentInfo(request.params.id),

@@ -22,8 +22,10 @@ import { Environment, hooksConfigOf, hooksJsonOf } from './environment.js';
 import { ENVIRONMENT_DEFAULTS, type EnvironmentOptions } from './environment-options.js';
 import { StateStore } from '../state/state-store.js';
 import { parseHooksConfig } from '../config/hooks-config.js';
-import { LABEL_ENVIRONMENT } from '../sandbox/labels.js';
-import { ownerGone, reapOrphans, reapSocketFolders } from './reaper.js';
+import { LABEL_CONTROLLER, LABEL_ENVIRONMENT } from '../sandbox/labels.js';
+import { liveEnvironmentIds, ownerGone, reapOrphans, reapSocketFolders } from './reaper.js';
+import { pruneAuditLogs, type AuditRetention } from '../record/audit-retention.js';
+import { checkEnvironmentOptions } from './environment-options-schema.js';
 import { WarmPool, type WarmPoolOptions } from './warm-pool.js';
 import { newControllerId, newEnvironmentId } from './ids.js';
 
@@ -48,9 +50,10 @@ export interface ControllerOptions {
   /** Keep hardened environments ready, so handing one out costs only the injection of sources. */
   pool?: WarmPoolOptions;
   /**
-   * Remove, at start, containers and volumes left by hookbox controllers that are gone (and, with a
-   * state file, that it does not list).
-   * @default false
+   * Remove, at start, containers and volumes left by hookbox controllers that are gone (a process
+   * killed before it could clean up), except those a state file still lists for its controller to
+   * come back to. See docs/operations.md, Leftovers.
+   * @default true
    */
   reapOrphansOnStart?: boolean;
   /**
@@ -58,6 +61,12 @@ export interface ControllerOptions {
    * @default 0
    */
   reapIntervalMs?: number;
+  /**
+   * Remove audit logs past this retention each time orphans are reaped (at start and every
+   * `reapIntervalMs`); the logs of environments that still exist are kept. `hookbox serve` uses the
+   * defaults (30 days, 1024 MiB). @default none (audit logs are kept until `hookbox gc`)
+   */
+  auditRetention?: AuditRetention;
   /**
    * A SQLite file for durable state. With it, a restarted controller (clean or `kill -9`) finds its
    * live environments again and re-attaches to them. @default none (state in memory only)
@@ -177,6 +186,10 @@ export class Controller {
         client,
         socketRootOf(home, options.egress?.socketDir),
       );
+      const auditLogs = options.auditRetention
+        ? pruneAuditLogs(home, options.auditRetention, await liveEnvironmentIds(client))
+        : [];
+      if (auditLogs.length > 0) logger.info({ auditLogs }, 'removed audit logs past retention');
       if (
         reaped.containers.length +
           reaped.volumes.length +
@@ -186,7 +199,7 @@ export class Controller {
       )
         logger.info({ ...reaped, socketFolders }, 'removed orphans of dead controllers');
     };
-    if (options.reapOrphansOnStart) await reap();
+    if (options.reapOrphansOnStart ?? true) await reap();
     const controller = new Controller(
       client,
       logger,
@@ -239,6 +252,9 @@ export class Controller {
         const gates =
           row.hooks_json === null ? EMPTY_HOOKS_CONFIG : parseHooksConfig(row.hooks_json);
         const environment = this.adopt(sandbox, gates, settings.vocabulary, settings);
+        // Idle since its last use before the restart: the TTL counts from there.
+        const lastUsed = Date.parse(row.last_used);
+        if (Number.isFinite(lastUsed)) environment.lastUsedAt = lastUsed;
         environment.recordEvent('reattached');
         this.logger.info({ environmentId: row.id }, 're-attached to environment after a restart');
       } catch (error) {
@@ -255,6 +271,7 @@ export class Controller {
    * failure after that removes what was made and reports the original error.
    */
   async createEnvironment(options: EnvironmentOptions = {}): Promise<Environment> {
+    checkEnvironmentOptions(options);
     const sources = placeSources(options.sources ?? []);
     const allowlist = parseNetworkOptions(options.network);
     const gates = hooksConfigOf(sources, allowlist);
@@ -329,6 +346,7 @@ export class Controller {
   ): Environment {
     const id = sandbox.environmentId;
     const audit = new AuditLog(auditLogPath(this.home, id));
+    let lastTouched = 0;
     const environment = new Environment(
       sandbox,
       gates,
@@ -339,6 +357,13 @@ export class Controller {
       this.hookRunner,
       {
         onGatesReplaced: (hooksJson) => this.state?.setHooksJson(id, hooksJson),
+        // The last use survives a restart (at most one write a second per environment).
+        onUsed: () => {
+          const now = Date.now();
+          if (now - lastTouched < 1000) return;
+          lastTouched = now;
+          this.state?.touchEnvironment(id);
+        },
       },
     );
     this.environments.set(id, environment);
@@ -383,6 +408,25 @@ export class Controller {
     await this.pool?.close();
     for (const environment of this.environments.values()) environment.detach();
     this.environments.clear();
+    this.state?.close();
+  }
+
+  /**
+   * Removes everything this controller made, now: containers and volumes of its environments (calls
+   * in flight fail), pooled ones, and any half-made in a creation still under way (found by this
+   * controller's label). For a process on its way out (Ctrl-C on `hookbox call`; docs/operations.md).
+   */
+  async closeNow(): Promise<void> {
+    clearInterval(this.reaper);
+    const environments = [...this.environments.values()];
+    this.environments.clear();
+    await Promise.allSettled([
+      this.pool?.close(),
+      ...environments.map((environment) => environment.destroyNow()),
+    ]);
+    await reapOrphans(this.client, (labels) => labels[LABEL_CONTROLLER] === this.identity.id).catch(
+      () => {},
+    );
     this.state?.close();
   }
 

@@ -15,6 +15,7 @@ import { EnvironmentEgress } from '../network/environment-egress.js';
 import { ContextStore } from '../policies/context-store.js';
 import type { LifecycleHookRecord } from '../policies/controller-record.js';
 import type { HookRunner } from '../policies/runner.js';
+import { newCallBudget, type AuditBudget } from '../record/audit-bound.js';
 import { AuditLog, readAuditLog, type AuditEntry } from '../record/audit-log.js';
 import type { Logger } from '../record/logger.js';
 import type { HookRecord } from '../record/types.js';
@@ -244,8 +245,8 @@ export class Environment {
     return this.queue.run(() => this.runCall(verbatim, resolved, options));
   }
 
-  private record(hook: HookRecord): void {
-    this.audit.append({ kind: 'hook', at: new Date().toISOString(), ...hook });
+  private record(hook: HookRecord, budget?: AuditBudget): void {
+    this.audit.append({ kind: 'hook', at: new Date().toISOString(), ...hook }, budget);
     this.logger.info(hook, 'hook run');
   }
 
@@ -255,7 +256,9 @@ export class Environment {
     options: CallOptions,
   ): Promise<CallOutcome> {
     const callId = newCallId();
-    const record = (hook: HookRecord) => this.record(hook);
+    // What one call may add to the audit log is bounded (docs/operations.md, Audit logs).
+    const budget = newCallBudget();
+    const record = (hook: HookRecord) => this.record(hook, budget);
     const outcome: CallOutcome = {
       environment_id: this.id,
       call_id: callId,
@@ -286,7 +289,12 @@ export class Environment {
         outcome.tool_call = call;
       }
       if (pre.blocked)
-        return this.finish({ ...outcome, blocked: true, reason: pre.reason, is_error: true });
+        return this.finish(budget, {
+          ...outcome,
+          blocked: true,
+          reason: pre.reason,
+          is_error: true,
+        });
     }
     if (call !== verbatim) {
       // Rewritten arguments are checked again, as the caller's were.
@@ -294,7 +302,7 @@ export class Environment {
         resolved = resolveToolCall(call, this.vocabulary);
       } catch (error) {
         const reason = `a controller hook rewrote the arguments into an invalid call: ${(error as Error).message}`;
-        return this.finish({ ...outcome, blocked: true, reason, is_error: true });
+        return this.finish(budget, { ...outcome, blocked: true, reason, is_error: true });
       }
     }
     const { tool, args } = resolved;
@@ -309,7 +317,7 @@ export class Environment {
     const pre = await runPreHooks(gates, this.executor, payload, context, record);
     outcome.hooks.push(...pre.records);
     if (pre.blocked)
-      return this.finish({ ...outcome, blocked: true, reason: pre.reason, is_error: true });
+      return this.finish(budget, { ...outcome, blocked: true, reason: pre.reason, is_error: true });
 
     const request = tool.request(args, this.settings);
     const answer = await this.sandbox.request<Record<string, unknown>>(
@@ -336,7 +344,7 @@ export class Environment {
         outcome.hooks.push(...shown.records);
         if (shown.withheld) {
           outcome.presented = shown.presented;
-          return this.finish(outcome);
+          return this.finish(budget, outcome);
         }
         const shownError =
           shown.presented === result ? error : (tool.errorOf(shown.presented) ?? error);
@@ -356,27 +364,30 @@ export class Environment {
         outcome.is_error = shown.withheld;
       }
     }
-    return this.finish(outcome);
+    return this.finish(budget, outcome);
   }
 
-  private finish(outcome: CallOutcome): CallOutcome {
-    this.audit.append({
-      kind: 'tool_call',
-      at: new Date().toISOString(),
-      environment_id: this.id,
-      call_id: outcome.call_id,
-      tool_call: outcome.original_args
-        ? { ...outcome.tool_call, args: outcome.original_args }
-        : outcome.tool_call,
-      ...(outcome.original_args ? { rewritten_args: outcome.tool_call.args } : {}),
-      blocked: outcome.blocked,
-      reason: outcome.reason,
-      ...(outcome.error === undefined ? {} : { error: outcome.error }),
-      ...(outcome.result === null ? {} : { result: outcome.result }),
-      ...(outcome.presented !== null && outcome.presented !== outcome.result
-        ? { presented: outcome.presented }
-        : {}),
-    });
+  private finish(budget: AuditBudget, outcome: CallOutcome): CallOutcome {
+    this.audit.append(
+      {
+        kind: 'tool_call',
+        at: new Date().toISOString(),
+        environment_id: this.id,
+        call_id: outcome.call_id,
+        tool_call: outcome.original_args
+          ? { ...outcome.tool_call, args: outcome.original_args }
+          : outcome.tool_call,
+        ...(outcome.original_args ? { rewritten_args: outcome.tool_call.args } : {}),
+        blocked: outcome.blocked,
+        reason: outcome.reason,
+        ...(outcome.error === undefined ? {} : { error: outcome.error }),
+        ...(outcome.result === null ? {} : { result: outcome.result }),
+        ...(outcome.presented !== null && outcome.presented !== outcome.result
+          ? { presented: outcome.presented }
+          : {}),
+      },
+      budget,
+    );
     return outcome;
   }
 
@@ -431,6 +442,24 @@ export class Environment {
   detach(): void {
     this.deleted = true;
     this.sandbox.disconnect();
+    this.audit.close();
+  }
+
+  /**
+   * Removes the container and volumes without waiting for a call in flight (it fails); the audit log
+   * records the deletion and stays.
+   */
+  async destroyNow(): Promise<void> {
+    if (this.deleted) return;
+    this.deleted = true;
+    await this.sandbox.destroy();
+    this.audit.append({
+      kind: 'environment',
+      at: new Date().toISOString(),
+      environment_id: this.id,
+      event: 'deleted',
+      detail: 'interrupted',
+    });
     this.audit.close();
   }
 

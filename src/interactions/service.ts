@@ -607,6 +607,11 @@ export class InteractionService {
 
   /** Removes environments idle for the TTL; returns their ids. */
   async sweep(): Promise<string[]> {
+    // Environments this service did not make (re-attached from the state file after a restart)
+    // are tracked from their last use, so they expire too.
+    for (const environment of this.controller.listEnvironments())
+      if (!this.leases.info(environment.id))
+        this.leases.track(environment.id, environment.lastUsedAt);
     const idle = this.leases.idle();
     for (const id of idle) {
       this.leases.forget(id, 'expired');

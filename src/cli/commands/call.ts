@@ -15,6 +15,7 @@ import {
 import type { ToolCall } from '../../tools/types.js';
 import { callJson, callText } from '../format.js';
 import type { CliIo } from '../io.js';
+import { removingOnSignal } from '../interrupt.js';
 import { readSourcesDir } from '../sources-dir.js';
 
 export interface CallCommandOptions {
@@ -147,20 +148,22 @@ export async function callCommand(options: CallCommandOptions, io: CliIo): Promi
   const controller = await Controller.start();
   const outcomes: CallOutcome[] = [];
   let failure: unknown;
-  const environment = await controller.createEnvironment({ sources, vocabulary, toolTimeoutMs });
-  try {
-    for (const call of calls) {
-      const outcome = await environment.call(call);
-      outcomes.push(outcome);
-      if (!options.json) io.stdout(callText(outcome));
+  await removingOnSignal(controller, io, async () => {
+    const environment = await controller.createEnvironment({ sources, vocabulary, toolTimeoutMs });
+    try {
+      for (const call of calls) {
+        const outcome = await environment.call(call);
+        outcomes.push(outcome);
+        if (!options.json) io.stdout(callText(outcome));
+      }
+    } catch (error) {
+      failure = error;
+    } finally {
+      await environment.delete().catch((error: unknown) => {
+        failure ??= error;
+      });
     }
-  } catch (error) {
-    failure = error;
-  } finally {
-    await environment.delete().catch((error: unknown) => {
-      failure ??= error;
-    });
-  }
+  });
   if (options.json) {
     const shaped = outcomes.map(callJson);
     io.stdout(JSON.stringify(batch ? shaped : (shaped[0] ?? null), null, 2) + '\n');

@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { hookboxHome } from '../../paths.js';
 import { Controller } from '../../environments/controller.js';
 import { UserError } from '../../errors/index.js';
 import type { Hook } from '../../policies/hook.js';
@@ -23,6 +24,8 @@ export interface ServeCommandOptions {
   port?: string;
   apiKeysFile?: string;
   stateFile?: string;
+  /** False with `--no-state`: memory only. @default true */
+  state?: boolean;
   poolSize?: string;
   hooks?: string[];
   policy?: string;
@@ -71,6 +74,21 @@ function parsePort(value: string | undefined): number {
  * interactions in flight finish, deletes every environment it made and returns 0. A second signal
  * exits at once (leftovers are found by `hookbox gc`).
  */
+/**
+ * Where `hookbox serve` keeps its state: durable by default, in `$HOOKBOX_HOME/state.db`
+ * (docs/operations.md, State); `--state-file` names another file, `--no-state` keeps it in memory.
+ */
+export function stateFileOf(options: ServeCommandOptions): string | undefined {
+  if (options.state === false) {
+    if (options.stateFile !== undefined)
+      throw new UserError('invalid_argument', '--no-state: cannot be given with --state-file', {
+        details: { field: '--no-state' },
+      });
+    return undefined;
+  }
+  return resolve(options.stateFile ?? join(hookboxHome(), 'state.db'));
+}
+
 export async function serveCommand(options: ServeCommandOptions, io: CliIo): Promise<number> {
   const host = options.host ?? DEFAULT_HOST;
   const port = parsePort(options.port);
@@ -79,6 +97,7 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIo): Pro
   );
   checkListenSafety(host, apiKeys);
   const poolSize = parsePoolSize(options.poolSize);
+  const stateFile = stateFileOf(options);
   const hooks = await operatorHooks(options);
   const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'info' });
   const controller = await Controller.start({
@@ -86,7 +105,8 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIo): Pro
     hooks,
     reapOrphansOnStart: true,
     reapIntervalMs: 10 * 60_000,
-    ...(options.stateFile ? { stateFile: resolve(options.stateFile) } : {}),
+    auditRetention: {},
+    ...(stateFile ? { stateFile } : {}),
     ...(poolSize > 0 ? { pool: { size: poolSize } } : {}),
   });
   let store: SqliteInteractionStore | undefined;
@@ -107,7 +127,7 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIo): Pro
     ...(store ? { store, keepEnvironmentsOnClose: true } : {}),
   });
   io.stderr(
-    `hookbox serve: listening on ${server.url} (${apiKeys.length > 0 ? `${apiKeys.length} API key(s)` : 'no API key: loopback only'})\n`,
+    `hookbox serve: listening on ${server.url} (${apiKeys.length > 0 ? `${apiKeys.length} API key(s)` : 'no API key: loopback only'}; state ${stateFile ?? 'in memory only (--no-state)'})\n`,
   );
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGTERM', resolve);

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import { httpStatusOf, toHookboxError, UserError } from '../errors/index.js';
 import type { InteractionService } from '../interactions/service.js';
 import type { InteractionEvent } from '../interactions/schema.js';
@@ -37,6 +37,22 @@ export function buildApp(options: AppOptions): FastifyInstance {
     bodyLimit,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
+    // The router's own refusals (a path segment over 100 characters, a malformed URL) are
+    // answered in hookbox's error shape too, like every other 4xx.
+    frameworkErrors: (error, request, reply) => {
+      const path = request.url.split('?')[0] ?? '';
+      const failure =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? new UserError(
+              'not_found',
+              `id: no such ${path.includes('/environments/') ? 'environment' : 'interaction'} (ids are at most 100 characters)`,
+              { details: { field: 'id' } },
+            )
+          : new UserError('invalid_argument', `path: not a valid URL path (${error.message})`, {
+              details: { field: 'path' },
+            });
+      void (reply as FastifyReply).status(httpStatusOf(failure)).send(errorBody(failure));
+    },
   });
 
   // JSON only: a text/plain body would otherwise reach the handlers as a string.

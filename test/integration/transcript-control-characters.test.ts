@@ -25,6 +25,7 @@ const HOOKS = JSON.stringify({
 // C0 (ESC, CR, BEL), DEL, C1 (CSI) and a bidi override, but ordinary newlines and tabs.
 const NOISY = String.raw`printf 'a\033[31mred\033]0;title\007\rb\177\302\233c\342\200\256d\tz\nnext\n'`;
 
+// eslint-disable-next-line no-control-regex
 const ESC = /\u001b|\u0007|\u009b|\u202e|\u007f|\r/;
 
 describe('transcripts show control characters instead of obeying them', () => {

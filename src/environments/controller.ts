@@ -386,17 +386,30 @@ export class Controller {
 
   async deleteEnvironment(id: string): Promise<void> {
     const environment = this.getEnvironment(id);
-    this.environments.delete(id);
-    if (this.hookRunner) {
-      const ended = await this.hookRunner.onEnvironmentEnd({
-        environmentId: id,
-        store: environment.store,
-      });
-      environment.recordLifecycle(ended.records);
-    }
-    await environment.delete();
-    this.state?.deleteEnvironment(id);
+    if (this.deleting.has(id)) return this.deleting.get(id);
+    // Listed until its container and volumes are gone, so "not found" means nothing is left.
+    const deleting = (async () => {
+      try {
+        if (this.hookRunner) {
+          const ended = await this.hookRunner.onEnvironmentEnd({
+            environmentId: id,
+            store: environment.store,
+          });
+          environment.recordLifecycle(ended.records);
+        }
+        await environment.delete();
+        this.state?.deleteEnvironment(id);
+      } finally {
+        this.environments.delete(id);
+        this.deleting.delete(id);
+      }
+    })();
+    this.deleting.set(id, deleting);
+    return deleting;
   }
+
+  /** Deletions under way, so a second delete of the same environment waits for the first. */
+  private readonly deleting = new Map<string, Promise<void>>();
 
   /**
    * Stops without deleting the environments: their connections close, the state file keeps them,

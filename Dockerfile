@@ -44,6 +44,9 @@ EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s \
   CMD ["node", "-e", "fetch('http://127.0.0.1:8080/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # SIGTERM (docker stop): stop accepting, finish the interactions in flight, delete the environments.
+# The image runs with --no-state: a state file in the container's own filesystem would not outlive
+# it, and environments left to it would outlive their controller. For a durable controller, mount a
+# volume at /var/lib/hookbox and run `serve --host 0.0.0.0 --port 8080` (docs/operations.md).
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["node", "/opt/hookbox/bin/hookbox.js"]
-CMD ["serve", "--host", "0.0.0.0", "--port", "8080"]
+CMD ["serve", "--host", "0.0.0.0", "--port", "8080", "--no-state"]

@@ -3,8 +3,9 @@
 // p50/p95/p99 latency, throughput, the server's RSS over time, and the containers and volumes
 // left at the end. Options: LOAD_CLIENTS, LOAD_INTERACTIONS, LOAD_POOL (warm pool size, default 0).
 import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Hookbox } from '../src/client/index.js';
@@ -46,7 +47,13 @@ const port = await freePort();
 const serverArgs = [join(packageRoot(), 'bin', 'hookbox.js'), 'serve', '--port', String(port)];
 if (POOL > 0) serverArgs.push('--pool-size', String(POOL));
 const server = spawn('node', serverArgs, {
-  env: { ...process.env, HOOKBOX_API_KEYS: API_KEY, HOOKBOX_LOG_LEVEL: 'warn' },
+  // Its own home: the server is durable by default, and one server holds a state file at a time.
+  env: {
+    ...process.env,
+    HOOKBOX_API_KEYS: API_KEY,
+    HOOKBOX_LOG_LEVEL: 'warn',
+    HOOKBOX_HOME: mkdtempSync(join(tmpdir(), 'hookbox-bench-load-')),
+  },
   stdio: ['ignore', 'ignore', 'pipe'],
 });
 await new Promise<void>((resolve, reject) => {

@@ -1,5 +1,6 @@
 import type { CallOutcome } from '../environments/environment.js';
 import { hookLine, resultLines } from '../interactions/transcript.js';
+import { visibleLine } from '../interactions/visible-text.js';
 
 /** The `--json` shape of one call (SPEC §10). */
 export function callJson(outcome: CallOutcome) {
@@ -35,10 +36,10 @@ export function callJson(outcome: CallOutcome) {
 /** A readable account of one call: the call, each hook with its outcome, then the result. */
 export function callText(outcome: CallOutcome): string {
   const lines: string[] = [
-    `▶ ${outcome.tool_call.name} ${JSON.stringify(outcome.tool_call.args)}`,
+    `▶ ${visibleLine(outcome.tool_call.name)} ${visibleLine(JSON.stringify(outcome.tool_call.args))}`,
     ...outcome.hooks.map(hookLine),
   ];
-  if (outcome.blocked) lines.push(`  ✖ blocked: ${outcome.reason}`);
+  if (outcome.blocked) lines.push(`  ✖ blocked: ${visibleLine(outcome.reason ?? '')}`);
   else if (outcome.result) lines.push(...resultLines(outcome.result));
   return lines.join('\n') + '\n';
 }

@@ -98,8 +98,18 @@ function program(io: CliIo, setCode: (code: number) => void): Command {
     .action(run(() => doctorCommand(io)));
   root
     .command('gc')
-    .description('remove containers and volumes of hookbox controllers that are gone')
+    .description(
+      'remove containers and volumes of hookbox controllers that are gone, and old audit logs',
+    )
     .option('--all', 'remove every hookbox container and volume, live or not')
+    .option(
+      '--audit-max-age-days <n>',
+      'remove audit logs of gone environments not written for N days (default 30)',
+    )
+    .option(
+      '--audit-max-total-mb <n>',
+      'then remove the oldest audit logs of gone environments until all fit in N MiB (default 1024)',
+    )
     .option('--json', 'print what was removed as JSON')
     .action(async (options) => setCode(await gcCommand(options, io)));
   const image = root.command('image').description('the sandbox image and the controller image');
@@ -157,7 +167,14 @@ function program(io: CliIo, setCode: (code: number) => void): Command {
       '--api-keys-file <file>',
       'file of API keys, one per line (also HOOKBOX_API_KEYS, comma-separated)',
     )
-    .option('--state-file <file>', 'SQLite state: environments and interactions survive a restart')
+    .option(
+      '--state-file <file>',
+      'SQLite state: environments and interactions survive a restart (default $HOOKBOX_HOME/state.db)',
+    )
+    .option(
+      '--no-state',
+      'keep state in memory only: a restart loses environments and interactions',
+    )
     .option('--pool-size <n>', 'warm environments kept ready (default 0)')
     .option(
       '--pool <spec>',

@@ -1,26 +1,71 @@
-import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, readdirSync, readSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { SOURCE_LIMITS } from '../config/limits.js';
 import type { InlineSource } from '../config/sources.js';
 import { UserError } from '../errors/index.js';
 
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * One file as a source: its size is checked (lstat) before a byte is read, so an oversized file
+ * costs no memory; UTF-8 text is sent as text, anything else as base64, so bytes are never altered
+ * (docs/operations.md, Sources). `field` names the option or fixture key in messages.
+ */
+export function fileSource(full: string, target: string, field: string): InlineSource {
+  const size = lstatSync(full).size;
+  if (size > SOURCE_LIMITS.maxSourceBytes) {
+    throw new UserError(
+      'invalid_sources',
+      `${field}: ${target}: ${size} bytes, over the limit of ${SOURCE_LIMITS.maxSourceBytes} bytes for one source`,
+      { details: { field, target, limit: SOURCE_LIMITS.maxSourceBytes } },
+    );
+  }
+  // Read at most one byte past the size seen, so a file growing meanwhile cannot exceed the limit.
+  const buffer = Buffer.alloc(size + 1);
+  const fd = openSync(full, 'r');
+  let length = 0;
+  try {
+    for (;;) {
+      const read = readSync(fd, buffer, length, buffer.length - length, null);
+      if (read === 0) break;
+      length += read;
+      if (length === buffer.length) break;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  if (length > size)
+    throw new UserError('invalid_sources', `${field}: ${target}: changed while it was read`, {
+      details: { field, target },
+    });
+  const bytes = buffer.subarray(0, length);
+  try {
+    return { type: 'inline', target, content: utf8.decode(bytes) };
+  } catch {
+    return { type: 'inline', target, content: bytes.toString('base64'), encoding: 'base64' };
+  }
+}
+
 /**
  * Reads a sources folder: each file's path relative to DIR is its target (SPEC §10). A symlink is
- * bad input: following it could send files from outside DIR.
+ * bad input: following it could send files from outside DIR. Sizes are checked before reading:
+ * one file over the per-source limit, or all of them over the total, is refused unread.
  */
-export function readSourcesDir(dir: string): InlineSource[] {
+export function readSourcesDir(dir: string, field = '--sources'): InlineSource[] {
   let top;
   try {
     top = lstatSync(dir);
   } catch {
-    throw new UserError('invalid_argument', `--sources: ${dir} does not exist`, {
-      details: { field: '--sources' },
+    throw new UserError('invalid_argument', `${field}: ${dir} does not exist`, {
+      details: { field },
     });
   }
   if (!top.isDirectory())
-    throw new UserError('invalid_argument', `--sources: ${dir} is not a folder`, {
-      details: { field: '--sources' },
+    throw new UserError('invalid_argument', `${field}: ${dir} is not a folder`, {
+      details: { field },
     });
-  const sources: InlineSource[] = [];
+  const files: { full: string; target: string }[] = [];
+  let total = 0;
   const walk = (folder: string): void => {
     for (const name of readdirSync(folder).sort()) {
       const full = join(folder, name);
@@ -29,19 +74,26 @@ export function readSourcesDir(dir: string): InlineSource[] {
       if (info.isSymbolicLink()) {
         throw new UserError(
           'invalid_sources',
-          `--sources: ${target} is a symlink; sources must be plain files`,
-          { details: { field: '--sources', target } },
+          `${field}: ${target} is a symlink; sources must be plain files`,
+          { details: { field, target } },
         );
       }
       if (info.isDirectory()) walk(full);
-      else if (info.isFile())
-        sources.push({ type: 'inline', target, content: readFileSync(full, 'utf8') });
-      else
-        throw new UserError('invalid_sources', `--sources: ${target} is not a plain file`, {
-          details: { field: '--sources', target },
+      else if (info.isFile()) {
+        total += info.size;
+        files.push({ full, target });
+      } else
+        throw new UserError('invalid_sources', `${field}: ${target} is not a plain file`, {
+          details: { field, target },
         });
     }
   };
   walk(dir);
-  return sources;
+  if (total > SOURCE_LIMITS.maxTotalBytes)
+    throw new UserError(
+      'invalid_sources',
+      `${field}: ${total} bytes in all, over the limit of ${SOURCE_LIMITS.maxTotalBytes} bytes`,
+      { details: { field, limit: SOURCE_LIMITS.maxTotalBytes } },
+    );
+  return files.map(({ full, target }) => fileSource(full, target, field));
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { UserError } from '../errors/index.js';
 import { compileMatcher, type ToolMatcher } from '../hooks/matcher.js';
+import { jsonTextDepth, MAX_JSON_DEPTH } from './json-depth.js';
 import { describeIssues, formatPath, knownKeysOf } from './zod-issues.js';
 
 /** What a handler's failure means: `allow` (compatible default) or `deny` (fail closed). */
@@ -265,6 +266,12 @@ export type HooksConfigParse =
 
 /** Non-throwing parse of hooks.json text: every problem with its JSON path. */
 export function safeParseHooksConfig(text: string): HooksConfigParse {
+  // Measured before parsing: the checks below recurse, and a deep file must not overflow the stack.
+  if (jsonTextDepth(text) > MAX_JSON_DEPTH)
+    return {
+      success: false,
+      problems: [{ path: '(file)', message: `nested deeper than ${MAX_JSON_DEPTH} levels` }],
+    };
   let raw: unknown;
   try {
     raw = JSON.parse(text);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { UserError } from '../errors/index.js';
+import { hasLoneSurrogate } from '../tools/argument-text.js';
 import { SOURCE_LIMITS } from './limits.js';
 
 /** A file sent with the request, to be placed in the environment (SPEC §3). */
@@ -14,8 +15,17 @@ export interface InlineSource {
    * (the read-only mirror of `/.agents`).
    */
   target: string;
+  /** The file's content: its text, or with `encoding: 'base64'` its bytes in base64. */
   content: string;
+  /**
+   * How `content` holds the file: `'utf-8'` (text, written as UTF-8) or `'base64'` (any bytes,
+   * written exactly; for binary files). @default 'utf-8'
+   */
+  encoding?: SourceEncoding;
 }
+
+/** How a source's `content` holds its bytes. */
+export type SourceEncoding = 'utf-8' | 'base64';
 
 /** Where a source lands: the `/.agents` volume or the `/workspace` volume. */
 export type SourceArea = 'agents' | 'workspace';
@@ -27,7 +37,9 @@ export interface PlacedSource {
   path: string;
   /** The absolute path inside the sandbox, e.g. `/.agents/hooks-scripts/gate.py`. */
   absolutePath: string;
+  /** The content as sent: text, or base64 when `encoding` is `'base64'`. */
   content: string;
+  encoding: SourceEncoding;
   /** A source whose content starts with `#!` is made executable. */
   executable: boolean;
 }
@@ -36,7 +48,64 @@ const inlineSourceSchema = z.strictObject({
   type: z.literal('inline'),
   target: z.string(),
   content: z.string(),
+  encoding: z.enum(['utf-8', 'base64']).optional(),
 });
+
+/** Canonical base64 (RFC 4648 §4, padded): anything else would be decoded with bytes dropped. */
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+function refuseContent(index: number, target: string, rule: string): never {
+  throw new UserError(
+    'invalid_sources',
+    `sources[${index}].content (target ${JSON.stringify(target)}): ${rule}`,
+    { details: { field: `sources[${index}].content`, target, rule } },
+  );
+}
+
+/**
+ * The number of bytes a source's file will hold, after checking that its content can be written
+ * exactly: base64 must be canonical, text must have a UTF-8 form (no lone surrogate). Bytes are
+ * never altered silently (README "Limits").
+ */
+function contentBytes(source: InlineSource, index: number): number {
+  if (source.encoding === 'base64') {
+    if (!BASE64.test(source.content))
+      refuseContent(
+        index,
+        source.target,
+        'is not valid base64 (RFC 4648, with padding, no spaces)',
+      );
+    const padding = source.content.endsWith('==') ? 2 : source.content.endsWith('=') ? 1 : 0;
+    return (source.content.length / 4) * 3 - padding;
+  }
+  if (hasLoneSurrogate(source.content))
+    refuseContent(
+      index,
+      source.target,
+      'holds a lone UTF-16 surrogate, which has no UTF-8 form; send binary files with "encoding": "base64"',
+    );
+  return Buffer.byteLength(source.content);
+}
+
+/** A source's bytes (decoded from base64, or its text as UTF-8). */
+export function sourceBytes(source: Pick<PlacedSource, 'content' | 'encoding'>): Buffer {
+  return Buffer.from(source.content, source.encoding === 'base64' ? 'base64' : 'utf8');
+}
+
+/**
+ * A source's text, for files hookbox itself reads (hooks.json): a base64 source must decode to
+ * UTF-8, else it is refused naming `field`.
+ */
+export function sourceText(source: PlacedSource, field: string): string {
+  if (source.encoding !== 'base64') return source.content;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(sourceBytes(source));
+  } catch {
+    throw new UserError('invalid_sources', `${field} (${source.absolutePath}): is not UTF-8 text`, {
+      details: { field },
+    });
+  }
+}
 
 /** The zod schema of a request's `sources` (a trust boundary: HTTP bodies, CLI input). */
 export const sourcesSchema = z.array(inlineSourceSchema);
@@ -54,6 +123,7 @@ function refuse(index: number, target: string, rule: string): never {
 function placeOne(source: InlineSource, index: number): PlacedSource {
   const target = source.target;
   if (target.includes('\0')) refuse(index, target, 'must not contain NUL');
+  if (hasLoneSurrogate(target)) refuse(index, target, 'must not hold a lone UTF-16 surrogate');
   if (Buffer.byteLength(target) > SOURCE_LIMITS.maxTargetBytes) {
     refuse(index, target, `is longer than ${SOURCE_LIMITS.maxTargetBytes} bytes`);
   }
@@ -87,7 +157,12 @@ function placeOne(source: InlineSource, index: number): PlacedSource {
     path,
     absolutePath: `/${root}/${path}`,
     content: source.content,
-    executable: source.content.startsWith('#!'),
+    encoding: source.encoding ?? 'utf-8',
+    executable:
+      source.encoding === 'base64'
+        ? Buffer.from(source.content.slice(0, 4), 'base64').subarray(0, 2).toString('latin1') ===
+          '#!'
+        : source.content.startsWith('#!'),
   };
 }
 
@@ -118,7 +193,7 @@ export function placeSources(input: unknown): PlacedSource[] {
   }
   let total = 0;
   const placed = sources.map((source, index) => {
-    const bytes = Buffer.byteLength(source.content);
+    const bytes = contentBytes(source, index);
     if (bytes > SOURCE_LIMITS.maxSourceBytes) {
       throw new UserError(
         'invalid_sources',

@@ -19,15 +19,23 @@ import { z } from 'zod';
 import { DEFAULT_VOCABULARY, VOCABULARIES, type VocabularyId } from '../tools/registry.js';
 import type { ToolRunSettings } from '../tools/tool-definition.js';
 import { EMPTY_HOOKS_CONFIG, type HooksConfig } from '../config/hooks-config.js';
-import { Environment, hooksConfigOf } from './environment.js';
+import { Environment, hooksConfigOf, hooksJsonOf } from './environment.js';
 import { ENVIRONMENT_DEFAULTS, type EnvironmentOptions } from './environment-options.js';
 import { SqliteStateAdapter } from '../state/sqlite-state-adapter.js';
 import { PostgresStateStore } from '../state/postgres-state-store.js';
 import type { ControllerStateStore, EnvironmentRow } from '../state/store.js';
 import { parseHooksConfig } from '../config/hooks-config.js';
-import { LABEL_ENVIRONMENT } from '../sandbox/labels.js';
-import { ownerGone, reapOrphans, reapSocketFolders, reapWorkspaceDisks } from './reaper.js';
+import { LABEL_CONTROLLER, LABEL_ENVIRONMENT } from '../sandbox/labels.js';
+import {
+  liveEnvironmentIds,
+  ownerGone,
+  reapOrphans,
+  reapSocketFolders,
+  reapWorkspaceDisks,
+} from './reaper.js';
 import { diskRootOf } from '../sandbox/workspace-disk.js';
+import { pruneAuditLogs, type AuditRetention } from '../record/audit-retention.js';
+import { checkEnvironmentOptions } from './environment-options-schema.js';
 import { WarmPool, type WarmPoolOptions } from './warm-pool.js';
 import { Observers } from '../record/observations.js';
 import { newControllerId, newEnvironmentId } from './ids.js';
@@ -61,9 +69,10 @@ export interface ControllerOptions {
    */
   pools?: Record<string, WarmPoolOptions>;
   /**
-   * Remove, at start, containers and volumes left by hookbox controllers that are gone (and, with a
-   * state file, that it does not list).
-   * @default false
+   * Remove, at start, containers and volumes left by hookbox controllers that are gone (a process
+   * killed before it could clean up), except those a state file still lists for its controller to
+   * come back to. See docs/operations.md, Leftovers.
+   * @default true
    */
   reapOrphansOnStart?: boolean;
   /**
@@ -71,6 +80,12 @@ export interface ControllerOptions {
    * @default 0
    */
   reapIntervalMs?: number;
+  /**
+   * Remove audit logs past this retention each time orphans are reaped (at start and every
+   * `reapIntervalMs`); the logs of environments that still exist are kept. `hookbox serve` uses the
+   * defaults (30 days, 1024 MiB). @default none (audit logs are kept until `hookbox gc`)
+   */
+  auditRetention?: AuditRetention;
   /**
    * A SQLite file for durable state. With it, a restarted controller (clean or `kill -9`) finds its
    * live environments again and re-attaches to them. @default none (state in memory only)
@@ -253,6 +268,10 @@ export class Controller {
         socketRootOf(home, options.egress?.socketDir),
       );
       const disks = await reapWorkspaceDisks(client, diskRootOf(home));
+      const auditLogs = options.auditRetention
+        ? pruneAuditLogs(home, options.auditRetention, await liveEnvironmentIds(client))
+        : [];
+      if (auditLogs.length > 0) logger.info({ auditLogs }, 'removed audit logs past retention');
       if (
         reaped.containers.length +
           reaped.volumes.length +
@@ -263,7 +282,7 @@ export class Controller {
       )
         logger.info({ ...reaped, socketFolders, disks }, 'removed orphans of dead controllers');
     };
-    if (options.reapOrphansOnStart) await reap();
+    if (options.reapOrphansOnStart ?? true) await reap();
     const controller = new Controller(
       client,
       logger,
@@ -347,6 +366,9 @@ export class Controller {
       const settings = storedSettingsSchema.parse(row.settings);
       const gates = row.hooks_json === null ? EMPTY_HOOKS_CONFIG : parseHooksConfig(row.hooks_json);
       const environment = this.adopt(sandbox, gates, settings.vocabulary, settings);
+      // Idle since its last use before the restart: the TTL counts from there.
+      const lastUsed = Date.parse(row.last_used);
+      if (Number.isFinite(lastUsed)) environment.lastUsedAt = lastUsed;
       environment.recordEvent('reattached');
       this.observers.emit({
         kind: 'environment_created',
@@ -369,6 +391,7 @@ export class Controller {
    * failure after that removes what was made and reports the original error.
    */
   async createEnvironment(options: EnvironmentOptions = {}): Promise<Environment> {
+    checkEnvironmentOptions(options);
     const startedAt = performance.now();
     if (options.sandbox?.runtime !== undefined)
       checkRuntimeName(options.sandbox.runtime, 'sandbox.runtime');
@@ -416,9 +439,7 @@ export class Controller {
           container_id: sandbox.containerId,
           created: new Date().toISOString(),
           settings: { ...settings, vocabulary, template, sandbox: options.sandbox ?? null },
-          hooks_json:
-            sources.find((source) => source.area === 'agents' && source.path === 'hooks.json')
-              ?.content ?? null,
+          hooks_json: hooksJsonOf(sources),
           last_used: new Date().toISOString(),
         });
       const environment = this.adopt(sandbox, gates, vocabulary, settings);
@@ -459,6 +480,7 @@ export class Controller {
   ): Environment {
     const id = sandbox.environmentId;
     const audit = new AuditLog(auditLogPath(this.home, id));
+    let lastTouched = 0;
     const environment = new Environment(
       sandbox,
       gates,
@@ -476,6 +498,13 @@ export class Controller {
             );
           }),
         observe: (observation) => this.observers.emit(observation),
+        // The last use survives a restart (at most one write a second per environment).
+        onUsed: () => {
+          const now = Date.now();
+          if (now - lastTouched < 1000) return;
+          lastTouched = now;
+          void this.state?.touchEnvironment(id).catch(() => {});
+        },
       },
     );
     this.environments.set(id, environment);
@@ -498,18 +527,31 @@ export class Controller {
 
   async deleteEnvironment(id: string): Promise<void> {
     const environment = this.getEnvironment(id);
-    this.environments.delete(id);
-    if (this.hookRunner) {
-      const ended = await this.hookRunner.onEnvironmentEnd({
-        environmentId: id,
-        store: environment.store,
-      });
-      environment.recordLifecycle(ended.records);
-    }
-    await environment.delete();
-    await this.state?.deleteEnvironment(id);
-    this.observers.emit({ kind: 'environment_deleted', at: Date.now(), environment_id: id });
+    if (this.deleting.has(id)) return this.deleting.get(id);
+    // Listed until its container and volumes are gone, so "not found" means nothing is left.
+    const deleting = (async () => {
+      try {
+        if (this.hookRunner) {
+          const ended = await this.hookRunner.onEnvironmentEnd({
+            environmentId: id,
+            store: environment.store,
+          });
+          environment.recordLifecycle(ended.records);
+        }
+        await environment.delete();
+        await this.state?.deleteEnvironment(id);
+        this.observers.emit({ kind: 'environment_deleted', at: Date.now(), environment_id: id });
+      } finally {
+        this.environments.delete(id);
+        this.deleting.delete(id);
+      }
+    })();
+    this.deleting.set(id, deleting);
+    return deleting;
   }
+
+  /** Deletions under way, so a second delete of the same environment waits for the first. */
+  private readonly deleting = new Map<string, Promise<void>>();
 
   /**
    * Stops without deleting the environments: their connections close, the state file keeps them,
@@ -522,6 +564,25 @@ export class Controller {
     for (const environment of this.environments.values()) environment.detach();
     this.environments.clear();
     await this.state?.close();
+  }
+
+  /**
+   * Removes everything this controller made, now: containers and volumes of its environments (calls
+   * in flight fail), pooled ones, and any half-made in a creation still under way (found by this
+   * controller's label). For a process on its way out (Ctrl-C on `hookbox call`; docs/operations.md).
+   */
+  async closeNow(): Promise<void> {
+    clearInterval(this.reaper);
+    const environments = [...this.environments.values()];
+    this.environments.clear();
+    await Promise.allSettled([
+      this.pool?.close(),
+      ...environments.map((environment) => environment.destroyNow()),
+    ]);
+    await reapOrphans(this.client, (labels) => labels[LABEL_CONTROLLER] === this.identity.id).catch(
+      () => {},
+    );
+    this.state?.close();
   }
 
   /** Deletes every environment this controller made. */

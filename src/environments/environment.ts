@@ -9,6 +9,7 @@ import { EnvironmentEgress } from '../network/environment-egress.js';
 import { ContextStore } from '../policies/context-store.js';
 import type { LifecycleHookRecord } from '../policies/controller-record.js';
 import type { HookRunner } from '../policies/runner.js';
+import { newCallBudget, type AuditBudget } from '../record/audit-bound.js';
 import { AuditLog, readAuditLog, type AuditEntry } from '../record/audit-log.js';
 import type { Logger } from '../record/logger.js';
 import type { Observation } from '../record/observations.js';
@@ -21,9 +22,9 @@ import type { ToolCall, ToolResult } from '../tools/types.js';
 import type { ApprovalState, Approver } from './approvals.js';
 import { ENVIRONMENT_DEFAULTS } from './environment-options.js';
 import { runGates } from './gate-run.js';
-import { hooksConfigOf } from './hooks-config-of.js';
+import { hooksConfigOf, hooksJsonOf } from './hooks-config-of.js';
 
-export { hooksConfigOf };
+export { hooksConfigOf, hooksJsonOf };
 import { newCallId } from './ids.js';
 import { SerialQueue } from './serial-queue.js';
 
@@ -89,6 +90,8 @@ function failed(result: ToolResult): boolean {
     (typeof result.exit_code === 'number' && result.exit_code !== 0)
   );
 }
+
+/** The text of the `.agents/hooks.json` source, or null when there is none. */
 
 /**
  * One live environment: its sandbox, its gates, its settings and its audit log. Calls run one at a
@@ -199,8 +202,8 @@ export class Environment {
     return this.queue.run(() => this.runCall(verbatim, resolved, options));
   }
 
-  private record(hook: HookRecord): void {
-    this.audit.append({ kind: 'hook', at: new Date().toISOString(), ...hook });
+  private record(hook: HookRecord, budget?: AuditBudget): void {
+    this.audit.append({ kind: 'hook', at: new Date().toISOString(), ...hook }, budget);
     this.logger.info(hook, 'hook run');
     this.events.observe?.({ kind: 'hook_run', at: Date.now(), record: hook });
   }
@@ -211,7 +214,9 @@ export class Environment {
     options: CallOptions,
   ): Promise<CallOutcome> {
     const callId = options.callId ?? newCallId();
-    const record = (hook: HookRecord) => this.record(hook);
+    // What one call may add to the audit log is bounded (docs/operations.md, Audit logs).
+    const budget = newCallBudget();
+    const record = (hook: HookRecord) => this.record(hook, budget);
     const outcome: CallOutcome = {
       environment_id: this.id,
       call_id: callId,
@@ -242,7 +247,12 @@ export class Environment {
         outcome.tool_call = call;
       }
       if (pre.blocked)
-        return this.finish({ ...outcome, blocked: true, reason: pre.reason, is_error: true });
+        return this.finish(budget, {
+          ...outcome,
+          blocked: true,
+          reason: pre.reason,
+          is_error: true,
+        });
     }
     if (call !== verbatim) {
       // Rewritten arguments are checked again, as the caller's were.
@@ -250,7 +260,7 @@ export class Environment {
         resolved = resolveToolCall(call, this.vocabulary);
       } catch (error) {
         const reason = `a controller hook rewrote the arguments into an invalid call: ${(error as Error).message}`;
-        return this.finish({ ...outcome, blocked: true, reason, is_error: true });
+        return this.finish(budget, { ...outcome, blocked: true, reason, is_error: true });
       }
     }
     const context: HookCallContext = {
@@ -281,7 +291,7 @@ export class Environment {
       outcome.tool_call = call;
     }
     if (pre.blocked)
-      return this.finish({ ...outcome, blocked: true, reason: pre.reason, is_error: true });
+      return this.finish(budget, { ...outcome, blocked: true, reason: pre.reason, is_error: true });
     const { tool, args } = pre.resolved;
 
     const request = tool.request(args, this.settings);
@@ -307,14 +317,26 @@ export class Environment {
     outcome.presented = result;
     if (this.controllerHooks && scope) {
       if (outcome.is_error) {
+        // Presentation rewrites (redact-secrets, docs/policies.md) apply to a failed call's result
+        // too: a secret in the output of a failing command must not reach the model either. The
+        // error text is then taken from the rewritten result and handed to tool-error hooks.
+        const shown = await this.controllerHooks.afterToolCall(scope, call, result);
+        shown.records.forEach(record);
+        outcome.hooks.push(...shown.records);
+        if (shown.withheld) {
+          outcome.presented = shown.presented;
+          return this.finish(budget, outcome);
+        }
+        const shownError =
+          shown.presented === result ? error : (tool.errorOf(shown.presented) ?? error);
         const reworded = await this.controllerHooks.onToolError(
           scope,
           call,
-          error ?? 'the tool call failed',
+          shownError ?? 'the tool call failed',
         );
         reworded.records.forEach(record);
         outcome.hooks.push(...reworded.records);
-        outcome.presented = { ...result, error: reworded.message };
+        outcome.presented = { ...shown.presented, error: reworded.message };
       } else {
         const shown = await this.controllerHooks.afterToolCall(scope, call, result);
         shown.records.forEach(record);
@@ -323,29 +345,32 @@ export class Environment {
         outcome.is_error = shown.withheld;
       }
     }
-    return this.finish(outcome);
+    return this.finish(budget, outcome);
   }
 
-  private finish(outcome: CallOutcome): CallOutcome {
-    this.audit.append({
-      kind: 'tool_call',
-      at: new Date().toISOString(),
-      environment_id: this.id,
-      call_id: outcome.call_id,
-      tool_call: outcome.original_args
-        ? { ...outcome.tool_call, args: outcome.original_args }
-        : outcome.tool_call,
-      ...(outcome.original_args ? { rewritten_args: outcome.tool_call.args } : {}),
-      blocked: outcome.blocked,
-      reason: outcome.reason,
-      ...(outcome.error === undefined ? {} : { error: outcome.error }),
-      ...(outcome.result === null ? {} : { result: outcome.result }),
-      ...(outcome.presented !== null && outcome.presented !== outcome.result
-        ? { presented: outcome.presented }
-        : {}),
-      ...(outcome.approval ? { approval: outcome.approval } : {}),
-      ...(outcome.additional_context ? { additional_context: outcome.additional_context } : {}),
-    });
+  private finish(budget: AuditBudget, outcome: CallOutcome): CallOutcome {
+    this.audit.append(
+      {
+        kind: 'tool_call',
+        at: new Date().toISOString(),
+        environment_id: this.id,
+        call_id: outcome.call_id,
+        tool_call: outcome.original_args
+          ? { ...outcome.tool_call, args: outcome.original_args }
+          : outcome.tool_call,
+        ...(outcome.original_args ? { rewritten_args: outcome.tool_call.args } : {}),
+        blocked: outcome.blocked,
+        reason: outcome.reason,
+        ...(outcome.error === undefined ? {} : { error: outcome.error }),
+        ...(outcome.result === null ? {} : { result: outcome.result }),
+        ...(outcome.presented !== null && outcome.presented !== outcome.result
+          ? { presented: outcome.presented }
+          : {}),
+        ...(outcome.approval ? { approval: outcome.approval } : {}),
+        ...(outcome.additional_context ? { additional_context: outcome.additional_context } : {}),
+      },
+      budget,
+    );
     this.events.observe?.({
       kind: 'tool_call',
       at: Date.now(),
@@ -373,9 +398,7 @@ export class Environment {
       if (newGates) {
         await this.sandbox.replaceAgents(agents);
         this.gates = newGates;
-        this.events.onGatesReplaced?.(
-          agents.find((source) => source.path === 'hooks.json')?.content ?? null,
-        );
+        this.events.onGatesReplaced?.(hooksJsonOf(agents));
         this.audit.append({
           kind: 'environment',
           at: new Date().toISOString(),
@@ -427,6 +450,24 @@ export class Environment {
   detach(): void {
     this.deleted = true;
     this.sandbox.disconnect();
+    this.audit.close();
+  }
+
+  /**
+   * Removes the container and volumes without waiting for a call in flight (it fails); the audit log
+   * records the deletion and stays.
+   */
+  async destroyNow(): Promise<void> {
+    if (this.deleted) return;
+    this.deleted = true;
+    await this.sandbox.destroy();
+    this.audit.append({
+      kind: 'environment',
+      at: new Date().toISOString(),
+      environment_id: this.id,
+      event: 'deleted',
+      detail: 'interrupted',
+    });
     this.audit.close();
   }
 

@@ -1,5 +1,6 @@
 import { EMPTY_HOOKS_CONFIG, parseHooksConfig, type HooksConfig } from '../config/hooks-config.js';
-import type { PlacedSource } from '../config/sources.js';
+import { sourceText, type PlacedSource } from '../config/sources.js';
+import { scriptsNamed } from '../config/hook-scripts.js';
 import { UserError } from '../errors/index.js';
 import type { Allowlist } from '../network/allowlist.js';
 
@@ -11,11 +12,31 @@ import type { Allowlist } from '../network/allowlist.js';
 export function hooksConfigOf(sources: PlacedSource[], allowlist?: Allowlist): HooksConfig {
   const file = sources.find((source) => source.area === 'agents' && source.path === 'hooks.json');
   if (!file) return EMPTY_HOOKS_CONFIG;
-  const config = parseHooksConfig(file.content);
+  const config = parseHooksConfig(sourceText(file, '.agents/hooks.json'));
+  const agentsFiles = sources
+    .filter((source) => source.area === 'agents')
+    .map((source) => source.path);
   for (const group of config.groups) {
     for (const event of ['pre_tool_execution', 'post_tool_execution'] as const) {
       group[event].forEach((rule) =>
         rule.handlers.forEach((handler, index) => {
+          if (handler.type === 'command') {
+            // A script that is not among the sources would fail on every call, and under the
+            // default on_error every call would go through: refused, as `hookbox validate` does.
+            for (const script of scriptsNamed(handler.command)) {
+              const named = script.relative.replace(/\/+$/, '');
+              const present = agentsFiles.some(
+                (path) => path === named || path.startsWith(`${named}/`),
+              );
+              if (present) continue;
+              const field = `${rule.path}.hooks[${index}].command`;
+              throw new UserError(
+                'invalid_hooks_config',
+                `.agents/hooks.json: ${field}: names ${script.inSandbox}, which is not among the sources; add it under .agents/ (or fix the path)`,
+                { details: { field } },
+              );
+            }
+          }
           if (handler.type === 'http') {
             const host = new URL(handler.url).hostname;
             if (allowlist?.match(host)) return;
@@ -33,4 +54,9 @@ export function hooksConfigOf(sources: PlacedSource[], allowlist?: Allowlist): H
     }
   }
   return config;
+}
+
+export function hooksJsonOf(sources: PlacedSource[]): string | null {
+  const file = sources.find((source) => source.area === 'agents' && source.path === 'hooks.json');
+  return file ? sourceText(file, '.agents/hooks.json') : null;
 }

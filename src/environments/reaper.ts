@@ -1,4 +1,6 @@
 import { removeStaleWorkspaceDisks } from '../sandbox/workspace-disk.js';
+import Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
 import { removeStaleSocketFolders } from '../network/socket-folders.js';
 import type { ContainerClient } from '../sandbox/container-client.js';
 import {
@@ -6,6 +8,7 @@ import {
   LABEL_CONTROLLER_PID_NAMESPACE,
   LABEL_ENVIRONMENT,
   LABEL_MANAGED,
+  LABEL_STATE_FILE,
   pidNamespace,
 } from '../sandbox/labels.js';
 
@@ -28,7 +31,29 @@ export function processAlive(pid: number): boolean {
 export function ownerGone(labels: Record<string, string>): boolean {
   const namespace = labels[LABEL_CONTROLLER_PID_NAMESPACE];
   if (namespace !== undefined && namespace !== pidNamespace()) return false;
-  return !processAlive(Number(labels[LABEL_CONTROLLER_PID]));
+  if (processAlive(Number(labels[LABEL_CONTROLLER_PID]))) return false;
+  return !keptByStateFile(labels);
+}
+
+/**
+ * Whether the resource's environment is still listed in the state file of the controller that made
+ * it: a durable controller that died is coming back for it (docs/operations.md, State).
+ */
+export function keptByStateFile(labels: Record<string, string>): boolean {
+  const file = labels[LABEL_STATE_FILE];
+  const environmentId = labels[LABEL_ENVIRONMENT];
+  if (!file || !environmentId || !existsSync(file)) return false;
+  try {
+    const db = new Database(file, { readonly: true, fileMustExist: true });
+    try {
+      return db.prepare('SELECT 1 FROM environments WHERE id = ?').get(environmentId) !== undefined;
+    } finally {
+      db.close();
+    }
+  } catch {
+    // Unreadable: keep the resource; `hookbox gc --all` removes it if it truly is garbage.
+    return true;
+  }
 }
 
 /** Only what belongs to an environment: the label filter also requires an environment label. */
@@ -111,5 +136,18 @@ export async function reapWorkspaceDisks(
     diskRoot,
     await environmentsWithContainers(client),
     processAlive,
+  );
+}
+
+/** Environments that still have a container or a volume on the engine (their audit logs stay). */
+export async function liveEnvironmentIds(client: ContainerClient): Promise<Set<string>> {
+  const [containers, volumes] = await Promise.all([
+    client.listContainers(ENVIRONMENT_RESOURCES),
+    client.listVolumes(ENVIRONMENT_RESOURCES),
+  ]);
+  return new Set(
+    [...containers, ...volumes]
+      .map((resource) => resource.labels[LABEL_ENVIRONMENT])
+      .filter((id): id is string => id !== undefined),
   );
 }

@@ -13,6 +13,14 @@ export interface WarmPoolOptions {
    * @default 2
    */
   refillConcurrency?: number;
+  /**
+   * After a failed create, the pool waits this long before trying again, doubling with each failure
+   * in a row up to `maxBackoffMs` (an engine that refuses must not be hammered in a loop).
+   * @default 1000
+   */
+  backoffMs?: number;
+  /** @default 60000 */
+  maxBackoffMs?: number;
 }
 
 /**
@@ -23,6 +31,9 @@ export class WarmPool {
   private readonly ready: Sandbox[] = [];
   private filling = 0;
   private closed = false;
+  /** Failed creates in a row; refilling waits while `retryAt` is ahead. */
+  private failures = 0;
+  private retryTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly make: () => Promise<Sandbox>,
@@ -39,21 +50,35 @@ export class WarmPool {
     const concurrency = this.options.refillConcurrency ?? 2;
     while (
       !this.closed &&
+      this.retryTimer === undefined &&
       this.ready.length + this.filling < this.options.size &&
       this.filling < concurrency
     ) {
       this.filling++;
       this.make()
         .then(async (sandbox) => {
+          this.failures = 0;
           if (this.closed) await sandbox.destroy();
           else this.ready.push(sandbox);
         })
-        .catch((error: unknown) =>
+        .catch((error: unknown) => {
+          this.failures++;
+          const delay = Math.min(
+            (this.options.backoffMs ?? 1000) * 2 ** (this.failures - 1),
+            this.options.maxBackoffMs ?? 60_000,
+          );
           this.logger.warn(
-            { error: (error as Error).message },
+            { error: (error as Error).message, failures: this.failures, retry_in_ms: delay },
             'warm pool: making an environment failed',
-          ),
-        )
+          );
+          if (!this.closed && this.retryTimer === undefined) {
+            this.retryTimer = setTimeout(() => {
+              this.retryTimer = undefined;
+              this.refill();
+            }, delay);
+            this.retryTimer.unref();
+          }
+        })
         .finally(() => {
           this.filling--;
           this.refill();
@@ -77,6 +102,8 @@ export class WarmPool {
 
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
     const pooled = this.ready.splice(0);
     await Promise.allSettled(pooled.map((sandbox) => sandbox.destroy()));
   }

@@ -24,12 +24,15 @@ export class EnvironmentLeases {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Starts tracking an environment (made now, or found untracked). */
-  track(id: string): LeaseInfo {
+  /**
+   * Starts tracking an environment (made now, or found untracked: one re-attached after a restart
+   * counts as idle since `lastActive`, so it expires like any other).
+   */
+  track(id: string, lastActive?: number): LeaseInfo {
     let entry = this.entries.get(id);
     if (!entry) {
       const now = this.now();
-      entry = { created: now, lastActive: now, busy: 0 };
+      entry = { created: now, lastActive: Math.min(lastActive ?? now, now), busy: 0 };
       this.entries.set(id, entry);
     }
     return entry;

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { MAX_JSON_DEPTH, valueDepth } from '../config/json-depth.js';
 import { closestKey, formatPath } from '../config/zod-issues.js';
 import { UserError } from '../errors/index.js';
 import { interactionRequestSchema } from './schema.js';
@@ -182,5 +183,10 @@ export function parseWithSchema<S extends AnySchema>(
 
 /** Validates a `POST /v1beta/interactions` body. */
 export function parseInteractionRequest(body: unknown): ParsedInteractionRequest {
+  // Measured without recursion before anything recursive (validation, storage) meets the body.
+  if (valueDepth(body, MAX_JSON_DEPTH) > MAX_JSON_DEPTH)
+    throw new UserError('invalid_argument', `body: nested deeper than ${MAX_JSON_DEPTH} levels`, {
+      details: { field: 'body', limit: MAX_JSON_DEPTH },
+    });
   return parseWithSchema(interactionRequestSchema, body);
 }

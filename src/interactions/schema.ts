@@ -102,7 +102,14 @@ export const inlineSourceSchema = z
       .describe(
         'Path relative to the environment root: `.agents/…` (hooks) or `workspace/…` (files).',
       ),
-    content: z.string(),
+    content: z.string().describe('The file: its text, or its bytes in base64 with `encoding`.'),
+    encoding: z
+      .enum(['utf-8', 'base64'], { error: 'must be "utf-8" or "base64"' })
+      .optional()
+      .describe(
+        '`utf-8` (default): `content` is the text. `base64`: `content` is the bytes in base64 ' +
+          '(RFC 4648, padded), written exactly; for binary files.',
+      ),
   })
   .describe('A file placed in the environment (SPEC §3).');
 
@@ -388,8 +395,15 @@ export const environmentInfoSchema = z
     environment_id: z.string(),
     type: z.literal('remote'),
     status: z
-      .enum(['active', 'idle'])
-      .describe('`active` while an interaction runs in it; `idle` otherwise.'),
+      .enum(['active', 'idle', 'lost'])
+      .describe(
+        '`active` while an interaction runs in it; `idle` otherwise; `lost` when its container ' +
+          'no longer runs (killed from outside, or the engine lost it): calls in it fail.',
+      ),
+    lost_reason: z
+      .string()
+      .optional()
+      .describe('With status `lost`: what became of the container.'),
     vocabulary: z.string().describe('The tool vocabulary it speaks, e.g. `2026-05`.'),
     hook_groups: z.array(z.string()).describe('The hooks.json groups now in force.'),
     created: z.string(),
@@ -404,7 +418,13 @@ export const environmentInfoSchema = z
 export type EnvironmentInfo = z.output<typeof environmentInfoSchema>;
 
 export const environmentListSchema = z.object({
-  environments: z.array(z.object({ environment_id: z.string(), type: z.literal('remote') })),
+  environments: z.array(
+    z.object({
+      environment_id: z.string(),
+      type: z.literal('remote'),
+      status: z.enum(['active', 'idle', 'lost']),
+    }),
+  ),
 });
 
 export const errorBodySchema = z

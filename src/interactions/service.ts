@@ -698,15 +698,17 @@ export class InteractionService {
     await this.controller.adoptFromState?.(id);
   }
 
-  /** `GET /v1beta/environments/{id}`. */
-  environmentInfo(id: string): EnvironmentInfo {
+  /** `GET /v1beta/environments/{id}`: its real state, asked of the engine. */
+  async environmentInfo(id: string): Promise<EnvironmentInfo> {
     const environment = this.environmentAt(id, 'id');
+    const lost = await environment.sandbox.lostReason().catch(() => undefined);
     const lease = this.leases.track(id);
     const expires = this.leases.expiresAt(id);
     return {
       environment_id: id,
       type: 'remote',
-      status: lease.busy > 0 ? 'active' : 'idle',
+      status: lost !== undefined ? 'lost' : lease.busy > 0 ? 'active' : 'idle',
+      ...(lost !== undefined ? { lost_reason: lost } : {}),
       vocabulary: environment.vocabulary,
       hook_groups: environment.hooksConfig.groups.map((group) => group.name),
       created: new Date(lease.created).toISOString(),
@@ -715,10 +717,22 @@ export class InteractionService {
     };
   }
 
-  listEnvironments(): { environment_id: string; type: 'remote' }[] {
-    return this.controller
-      .listEnvironments()
-      .map((environment) => ({ environment_id: environment.id, type: 'remote' as const }));
+  /** The live environments, each with its real state (a container killed from outside is `lost`). */
+  async listEnvironments(): Promise<
+    { environment_id: string; type: 'remote'; status: 'active' | 'idle' | 'lost' }[]
+  > {
+    return Promise.all(
+      this.controller.listEnvironments().map(async (environment) => {
+        const lost = await environment.sandbox.lostReason().catch(() => undefined);
+        const busy = (this.leases.info(environment.id)?.busy ?? 0) > 0;
+        return {
+          environment_id: environment.id,
+          type: 'remote' as const,
+          status:
+            lost !== undefined ? ('lost' as const) : busy ? ('active' as const) : ('idle' as const),
+        };
+      }),
+    );
   }
 
   /** `DELETE /v1beta/environments/{id}`: container and volumes removed (an interaction in it fails). */
@@ -732,6 +746,11 @@ export class InteractionService {
 
   /** Removes environments idle for the TTL; returns their ids. */
   async sweep(): Promise<string[]> {
+    // Environments this service did not make (re-attached from the state file after a restart)
+    // are tracked from their last use, so they expire too.
+    for (const environment of this.controller.listEnvironments())
+      if (!this.leases.info(environment.id))
+        this.leases.track(environment.id, environment.lastUsedAt);
     const idle = this.leases.idle();
     for (const id of idle) {
       this.leases.forget(id, 'expired');

@@ -1,7 +1,9 @@
 import type { HookOutcomeRecord, Interaction, Step } from './schema.js';
+import { visibleBlock, visibleLine } from './visible-text.js';
 
+/** Indents a block of untrusted text, its control characters made visible (visible-text.ts). */
 function indent(text: string, prefix = '    '): string {
-  return text
+  return visibleBlock(text)
     .replace(/\n$/, '')
     .split('\n')
     .map((line) => prefix + line)
@@ -13,8 +15,8 @@ export function hookLine(
   hook: Pick<HookOutcomeRecord, 'event' | 'group' | 'type' | 'outcome' | 'reason' | 'duration_ms'>,
 ): string {
   const event = hook.event === 'pre_tool_execution' ? 'pre ' : 'post';
-  const reason = hook.reason ? `  ${hook.reason}` : '';
-  return `  ${event} ${hook.group} (${hook.type}) → ${hook.outcome} [${Math.round(hook.duration_ms)} ms]${reason}`;
+  const reason = hook.reason ? `  ${visibleLine(hook.reason)}` : '';
+  return `  ${event} ${visibleLine(hook.group)} (${hook.type}) → ${hook.outcome} [${Math.round(hook.duration_ms)} ms]${reason}`;
 }
 
 /** A tool result as a few lines: exit code and output, an error, or the content. */
@@ -29,7 +31,7 @@ export function resultLines(result: Record<string, unknown>): string[] {
     if (typeof result.stderr === 'string' && result.stderr !== '')
       lines.push('  stderr:', indent(result.stderr));
   } else if (typeof result.error === 'string') {
-    lines.push(`  ✖ error: ${result.error}`);
+    lines.push(`  ✖ error: ${visibleLine(result.error)}`);
   } else if (typeof result.content === 'string') {
     lines.push('  ✔ content:', indent(result.content));
   } else {
@@ -43,21 +45,25 @@ export function formatStep(step: Step): string {
   const lines: string[] = [];
   switch (step.type) {
     case 'user_input':
-      lines.push(`» user: ${step.content.map((c) => c.text).join('')}`);
+      lines.push(`» user: ${visibleLine(step.content.map((c) => c.text).join(''))}`);
       break;
     case 'model_output':
-      lines.push(`« model: ${step.content.map((c) => c.text).join('')}`);
+      lines.push(`« model: ${visibleLine(step.content.map((c) => c.text).join(''))}`);
       break;
     case 'code_execution_call':
     case 'tool_call': {
       const name = step.type === 'tool_call' ? step.name : 'code_execution';
-      lines.push(`▶ ${name} ${JSON.stringify(step.arguments)}`, ...step.hooks.map(hookLine));
+      lines.push(
+        `▶ ${visibleLine(name)} ${visibleLine(JSON.stringify(step.arguments))}`,
+        ...step.hooks.map(hookLine),
+      );
       break;
     }
     case 'code_execution_result':
     case 'tool_result': {
-      if (step.blocked) lines.push(`  ✖ blocked: ${String(step.result)}`);
-      else if (typeof step.result === 'string') lines.push(`  ✖ refused: ${step.result}`);
+      if (step.blocked) lines.push(`  ✖ blocked: ${visibleLine(String(step.result))}`);
+      else if (typeof step.result === 'string')
+        lines.push(`  ✖ refused: ${visibleLine(step.result)}`);
       else lines.push(...resultLines(step.result));
       lines.push(...step.hooks.map(hookLine));
       break;
@@ -79,7 +85,7 @@ export function formatFooter(interaction: Interaction): string {
   );
   const blocked = calls.filter((step) => 'blocked' in step && step.blocked).length;
   const error = interaction.error
-    ? `: ${interaction.error.code}: ${interaction.error.message}`
+    ? `: ${interaction.error.code}: ${visibleLine(interaction.error.message)}`
     : '';
   // docs/dialects.md, "ask": what waits, and how to answer it.
   const waiting = (interaction.pending_approvals ?? [])

@@ -41,7 +41,7 @@ export interface EgressTesting {
    * run on this machine (loopback), which the proxy otherwise refuses. Still subject to the
    * allowlist; a raw IP target is never exempt.
    */
-  trustedUpstreams?: Record<string, string>;
+  trustedUpstreams?: Record<string, string | string[]>;
 }
 
 export interface EgressProxyOptions {
@@ -151,10 +151,17 @@ function parseAuthority(authority: string): { host: string; port: number } | und
   }
 }
 
+/**
+ * The code of an upstream that did not answer in time (connect or TLS handshake): a network failure
+ * of that address, so the next address is tried (docs/network.md, Egress proxy).
+ */
+export const CONNECT_TIMEOUT_CODE = 'ECONNECT_TIMEOUT';
+
 /** Whether an error code is a TLS failure (a certificate, a handshake), not a network one. */
 function isTlsFailure(code: string | undefined): boolean {
   return (
     code !== undefined &&
+    code !== '' &&
     (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || !code.startsWith('E'))
   );
 }
@@ -378,7 +385,8 @@ export class EgressProxy {
     const own = <T>(map: Record<string, T> | undefined): T | undefined =>
       map && Object.hasOwn(map, host) ? map[host] : undefined;
     const trusted = own(this.options.testing?.trustedUpstreams);
-    if (trusted !== undefined) return { host, entry, addresses: [trusted] };
+    if (trusted !== undefined)
+      return { host, entry, addresses: Array.isArray(trusted) ? trusted : [trusted] };
     let addresses: string[];
     try {
       addresses =
@@ -429,7 +437,11 @@ export class EgressProxy {
             : netConnect({ host: address, port });
           const timer = setTimeout(() => {
             socket.destroy();
-            reject(new Error(`no connection within ${timeoutMs} ms`));
+            reject(
+              Object.assign(new Error(`no connection within ${timeoutMs} ms`), {
+                code: CONNECT_TIMEOUT_CODE,
+              }),
+            );
           }, timeoutMs);
           socket.once(secure ? 'secureConnect' : 'connect', () => {
             clearTimeout(timer);
@@ -528,7 +540,10 @@ export class EgressProxy {
     } catch (error) {
       this.refuseSocket(client, recorder, target, {
         status: 502,
-        rule: 'upstream-unreachable',
+        rule:
+          (error as { code?: string }).code === CONNECT_TIMEOUT_CODE
+            ? 'upstream-timeout'
+            : 'upstream-unreachable',
         detail: `could not connect to ${target} (${vetted.addresses.join(', ')}): ${(error as { code?: string }).code ?? (error as Error).message}`,
       });
       return;
@@ -620,7 +635,12 @@ export class EgressProxy {
       const code = (error as { code?: string }).code;
       this.refuseResponse(response, recorder, target, {
         status: 502,
-        rule: hook && isTlsFailure(code) ? 'upstream-tls' : 'upstream-unreachable',
+        rule:
+          code === CONNECT_TIMEOUT_CODE
+            ? 'upstream-timeout'
+            : hook && isTlsFailure(code)
+              ? 'upstream-tls'
+              : 'upstream-unreachable',
         detail: `could not connect to ${withoutBrackets(host)}:${port} (${vetted.addresses.join(', ')}): ${code ? `${code}: ` : ''}${(error as Error).message}`,
       });
       return;

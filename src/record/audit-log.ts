@@ -10,6 +10,7 @@ import {
 import { join } from 'node:path';
 import type { EgressRecord } from '../network/egress-record.js';
 import type { LifecycleHookRecord } from '../policies/controller-record.js';
+import { AUDIT_LIMITS, boundedLine, type AuditBudget } from './audit-bound.js';
 import type { HookRecord } from './types.js';
 
 /** One line of an environment's audit log. */
@@ -73,9 +74,19 @@ export class AuditLog {
     this.fd = openSync(path, 'a', 0o600);
   }
 
-  append(entry: AuditEntry): void {
+  /**
+   * Appends one entry, at most {@link AUDIT_LIMITS}.maxEntryBytes long; with a call's `budget`,
+   * also within what the call has left (never below minEntryBytes, so the facts are always kept).
+   */
+  append(entry: AuditEntry, budget?: AuditBudget): void {
     if (this.fd === undefined) return;
-    writeSync(this.fd, JSON.stringify(entry) + '\n');
+    const limit = Math.min(
+      AUDIT_LIMITS.maxEntryBytes,
+      Math.max(AUDIT_LIMITS.minEntryBytes, budget?.remainingBytes ?? Infinity),
+    );
+    const line = boundedLine(entry, limit) + '\n';
+    if (budget) budget.remainingBytes -= Buffer.byteLength(line);
+    writeSync(this.fd, line);
   }
 
   close(): void {

@@ -16,6 +16,12 @@ export const LABEL_CONTROLLER_PID = 'dev.hookbox.controller-pid';
  */
 export const LABEL_CONTROLLER_PID_NAMESPACE = 'dev.hookbox.controller-pidns';
 /**
+ * The state file of the controller that made the resource, when it keeps one: while that file lists
+ * the environment, it waits there for its controller to come back and is no orphan
+ * (docs/operations.md, State).
+ */
+export const LABEL_STATE_FILE = 'dev.hookbox.state-file';
+/**
  * `sandbox` or `egress` (the egress relay) for containers; `workspace`, `agents` or `state` for
  * volumes; `network` for an environment's internal network.
  */
@@ -47,9 +53,10 @@ export function pidNamespace(): string {
 export function ownershipLabels(
   environmentId: string,
   role: ResourceRole,
-  controller: { id: string; pid: number },
+  controller: { id: string; pid: number; stateFile?: string },
 ): Record<string, string> {
   return {
+    ...(controller.stateFile ? { [LABEL_STATE_FILE]: controller.stateFile } : {}),
     [LABEL_MANAGED]: 'true',
     [LABEL_ENVIRONMENT]: environmentId,
     [LABEL_ROLE]: role,

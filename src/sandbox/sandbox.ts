@@ -44,6 +44,14 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 
 function wireFiles(sources: PlacedSource[]) {
   return sources.map((source) => {
+    // Binary sources are base64 already and go byte for byte (docs/operations.md, Sources).
+    if (source.encoding === 'base64')
+      return {
+        area: source.area,
+        path: source.path,
+        content_b64: source.content,
+        executable: source.executable,
+      };
     if (LONE_SURROGATE.test(source.content)) {
       throw new UserError(
         'invalid_sources',
@@ -276,6 +284,17 @@ export class Sandbox {
   async replaceAgents(sources: PlacedSource[]): Promise<void> {
     const files = wireFiles(sources.filter((source) => source.area === 'agents'));
     await this.request('replace_agents', { files }, 60_000);
+  }
+
+  /**
+   * Whether the container still runs, as the engine sees it (it may have been killed from outside):
+   * undefined when it is running, else what became of it.
+   */
+  async lostReason(): Promise<string | undefined> {
+    const state = await this.client.inspectContainer(this.containerId);
+    if (!state) return 'its container is gone';
+    if (state.running) return undefined;
+    return `its container ${state.oomKilled ? 'was OOM-killed' : `is ${state.status}`} (exit code ${state.exitCode})`;
   }
 
   /** Sends one request to the sandbox agent; a lost agent becomes an error that says what happened. */

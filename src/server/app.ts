@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import { httpStatusOf, toHookboxError, UserError } from '../errors/index.js';
 import type { InteractionService } from '../interactions/service.js';
 import type { InteractionEvent } from '../interactions/schema.js';
@@ -41,6 +41,22 @@ export function buildApp(options: AppOptions): FastifyInstance {
     bodyLimit,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
+    // The router's own refusals (a path segment over 100 characters, a malformed URL) are
+    // answered in hookbox's error shape too, like every other 4xx.
+    frameworkErrors: (error, request, reply) => {
+      const path = request.url.split('?')[0] ?? '';
+      const failure =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? new UserError(
+              'not_found',
+              `id: no such ${path.includes('/environments/') ? 'environment' : 'interaction'} (ids are at most 100 characters)`,
+              { details: { field: 'id' } },
+            )
+          : new UserError('invalid_argument', `path: not a valid URL path (${error.message})`, {
+              details: { field: 'path' },
+            });
+      void (reply as FastifyReply).status(httpStatusOf(failure)).send(errorBody(failure));
+    },
   });
 
   // JSON only: a text/plain body would otherwise reach the handlers as a string.
@@ -50,6 +66,14 @@ export function buildApp(options: AppOptions): FastifyInstance {
   if (!options.metrics) app.addHook('onClose', async () => metrics.close());
 
   app.addHook('onRequest', async (request) => {
+    // Real clients send `Content-Type: application/json` on every request; a GET or DELETE with no
+    // body has nothing to parse, so the header is dropped rather than refused as an empty body.
+    if (
+      (request.method === 'GET' || request.method === 'DELETE' || request.method === 'HEAD') &&
+      request.headers['transfer-encoding'] === undefined &&
+      (request.headers['content-length'] === undefined || request.headers['content-length'] === '0')
+    )
+      delete request.headers['content-type'];
     const path = request.url.split('?')[0]!;
     if (!PUBLIC_PATHS.has(path) && !isPublicConsolePath(path)) keys.check(request.headers);
   });
@@ -88,7 +112,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.get('/healthz', async () => ({
     status: 'ok',
     version: options.version,
-    environments: service.listEnvironments().length,
+    environments: service.controller.listEnvironments().length,
     interactions_in_flight: service.inFlight,
   }));
 
@@ -138,7 +162,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
     service.interactionAt(request.params.id),
   );
 
-  app.get('/v1beta/environments', async () => ({ environments: service.listEnvironments() }));
+  app.get('/v1beta/environments', async () => ({
+    environments: await service.listEnvironments(),
+  }));
 
   app.get<{ Params: { id: string } }>('/v1beta/environments/:id', async (request) => {
     await service.adoptEnvironment(request.params.id);

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { StateLock } from './state-lock.js';
 
 /** What the controller needs to bring an environment back after a restart. */
 export interface EnvironmentRow {
@@ -48,9 +49,11 @@ const interactionRowSchema = z.object({
  */
 export class StateStore {
   private readonly db: Database.Database;
+  private readonly lock: StateLock;
 
   constructor(readonly path: string) {
     mkdirSync(dirname(path), { recursive: true });
+    this.lock = new StateLock(path);
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = FULL');
@@ -123,5 +126,6 @@ export class StateStore {
 
   close(): void {
     this.db.close();
+    this.lock.release();
   }
 }

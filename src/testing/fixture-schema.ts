@@ -60,6 +60,7 @@ export const fixtureSchema = z.strictObject({
             type: z.literal('inline').default('inline'),
             target: z.string(),
             content: z.string(),
+            encoding: z.enum(['utf-8', 'base64']).optional(),
           }),
         )
         .optional(),

@@ -1,6 +1,6 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { readSourcesDir } from '../cli/sources-dir.js';
+import { fileSource, readSourcesDir } from '../cli/sources-dir.js';
 import type { InlineSource } from '../config/sources.js';
 import type { Controller } from '../environments/controller.js';
 import type { CallOutcome, Environment } from '../environments/environment.js';
@@ -59,22 +59,13 @@ function gateSources(gatesDir: string, gate: string): InlineSource[] {
       if (statSync(full).isDirectory()) walk(full);
       else {
         const path = relative(dir, full).split(sep).join('/');
-        sources.push({
-          type: 'inline',
-          target: `.agents/hooks-scripts/${gate}/${path}`,
-          content: readFileSync(full, 'utf8'),
-        });
+        sources.push(fileSource(full, `.agents/hooks-scripts/${gate}/${path}`, 'gate'));
       }
     }
   };
   walk(dir);
   const hooks = join(dir, 'hooks.json');
-  if (existsSync(hooks))
-    sources.push({
-      type: 'inline',
-      target: '.agents/hooks.json',
-      content: readFileSync(hooks, 'utf8'),
-    });
+  if (existsSync(hooks)) sources.push(fileSource(hooks, '.agents/hooks.json', 'gate'));
   return sources;
 }
 
@@ -88,9 +79,14 @@ export function fixtureSources(
   const sources: InlineSource[] = [];
   if (fixture.gate) sources.push(...gateSources(gatesDir, fixture.gate));
   if (fixture.sources?.dir)
-    sources.push(...readSourcesDir(resolve(dirname(file), fixture.sources.dir)));
+    sources.push(...readSourcesDir(resolve(dirname(file), fixture.sources.dir), 'sources.dir'));
   for (const source of fixture.sources?.inline ?? [])
-    sources.push({ type: 'inline', target: source.target, content: source.content });
+    sources.push({
+      type: 'inline',
+      target: source.target,
+      content: source.content,
+      ...(source.encoding ? { encoding: source.encoding } : {}),
+    });
   for (const [path, content] of Object.entries(fixture.workspace_files ?? {}))
     sources.push({ type: 'inline', target: `workspace/${path}`, content });
   return gated

@@ -1,5 +1,6 @@
 import { UserError } from '../errors/index.js';
 import { describeIssues } from '../config/zod-issues.js';
+import { checkArgumentDepth, checkArgumentText } from './argument-text.js';
 import type { ToolDefinition } from './tool-definition.js';
 import type { ToolCall } from './types.js';
 import { VOCABULARY_2026_05 } from './vocabulary-2026-05.js';
@@ -112,6 +113,7 @@ export function resolveToolCall(
       details: { field: 'tool_call.name' },
     });
   }
+  checkArgumentDepth(call.name, call.args ?? {});
   const parsed = tool.args.safeParse(call.args ?? {});
   if (!parsed.success) {
     const known = argumentNamesOf(tool);
@@ -127,5 +129,8 @@ export function resolveToolCall(
       details: { field: `tool_call.args`, problems },
     });
   }
-  return { tool, args: parsed.data as Record<string, unknown> };
+  const args = parsed.data as Record<string, unknown>;
+  // Code is one argument of a process, paths go to the kernel: neither can hold a NUL.
+  checkArgumentText(call.name, args, [...tool.pathArgs, 'code']);
+  return { tool, args };
 }

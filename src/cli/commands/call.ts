@@ -16,6 +16,7 @@ import type { ToolCall } from '../../tools/types.js';
 import { callJson, callText } from '../format.js';
 import type { CliIo } from '../io.js';
 import { runtimeOption } from '../runtime-option.js';
+import { removingOnSignal } from '../interrupt.js';
 import { readSourcesDir } from '../sources-dir.js';
 
 export interface CallCommandOptions {
@@ -153,25 +154,27 @@ export async function callCommand(options: CallCommandOptions, io: CliIo): Promi
   await controller.templates.resolve(options.template, '--template');
   const outcomes: CallOutcome[] = [];
   let failure: unknown;
-  const environment = await controller.createEnvironment({
-    sources,
-    vocabulary,
-    toolTimeoutMs,
-    ...(options.template ? { template: options.template } : {}),
-  });
-  try {
-    for (const call of calls) {
-      const outcome = await environment.call(call);
-      outcomes.push(outcome);
-      if (!options.json) io.stdout(callText(outcome));
-    }
-  } catch (error) {
-    failure = error;
-  } finally {
-    await environment.delete().catch((error: unknown) => {
-      failure ??= error;
+  await removingOnSignal(controller, io, async () => {
+    const environment = await controller.createEnvironment({
+      sources,
+      vocabulary,
+      toolTimeoutMs,
+      ...(options.template ? { template: options.template } : {}),
     });
-  }
+    try {
+      for (const call of calls) {
+        const outcome = await environment.call(call);
+        outcomes.push(outcome);
+        if (!options.json) io.stdout(callText(outcome));
+      }
+    } catch (error) {
+      failure = error;
+    } finally {
+      await environment.delete().catch((error: unknown) => {
+        failure ??= error;
+      });
+    }
+  });
   if (options.json) {
     const shaped = outcomes.map(callJson);
     io.stdout(JSON.stringify(batch ? shaped : (shaped[0] ?? null), null, 2) + '\n');

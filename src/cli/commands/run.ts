@@ -11,6 +11,7 @@ import type {
 import { InteractionService } from '../../interactions/service.js';
 import { formatFooter, formatHeader, formatStep } from '../../interactions/transcript.js';
 import type { CliIo } from '../io.js';
+import { removingOnSignal } from '../interrupt.js';
 
 export interface RunCommandOptions {
   /** A hookbox server; without it the interaction runs here, with no server. */
@@ -117,15 +118,17 @@ async function runLocal(body: Record<string, unknown>, options: RunCommandOption
   const controller = await Controller.start();
   // Nobody can answer an `ask` here: it blocks ("approval required: …"; docs/dialects.md).
   const service = new InteractionService({ controller, approver: false });
-  try {
-    const prepared = await service.prepare(body);
-    const interaction = await service.run(prepared, options.json ? undefined : printer(io));
-    if (options.json) io.stdout(JSON.stringify(interaction, null, 2) + '\n');
-    return statusOf(interaction);
-  } finally {
-    // One-shot: the environment goes with the command.
-    await service.close();
-  }
+  return removingOnSignal(controller, io, async () => {
+    try {
+      const prepared = await service.prepare(body);
+      const interaction = await service.run(prepared, options.json ? undefined : printer(io));
+      if (options.json) io.stdout(JSON.stringify(interaction, null, 2) + '\n');
+      return statusOf(interaction);
+    } finally {
+      // One-shot: the environment goes with the command.
+      await service.close();
+    }
+  });
 }
 
 /**

@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { hookboxHome } from '../../paths.js';
 import { Controller } from '../../environments/controller.js';
 import { UserError } from '../../errors/index.js';
 import type { Hook } from '../../policies/hook.js';
@@ -31,6 +32,8 @@ export interface ServeCommandOptions {
   port?: string;
   apiKeysFile?: string;
   stateFile?: string;
+  /** False with `--no-state`: memory only. @default true */
+  state?: boolean;
   poolSize?: string;
   pool?: string;
   hooks?: string[];
@@ -129,6 +132,23 @@ function parsePort(value: string | undefined, field = '--port'): number {
  * interactions in flight finish, deletes every environment it made and returns 0. A second signal
  * exits at once (leftovers are found by `hookbox gc`).
  */
+/**
+ * Where `hookbox serve` keeps its state: durable by default, in `$HOOKBOX_HOME/state.db`
+ * (docs/operations.md, State); `--state-file` names another file, `--no-state` keeps it in memory.
+ */
+export function stateFileOf(options: ServeCommandOptions): string | undefined {
+  if (options.state === false) {
+    if (options.stateFile !== undefined)
+      throw new UserError('invalid_argument', '--no-state: cannot be given with --state-file', {
+        details: { field: '--no-state' },
+      });
+    return undefined;
+  }
+  // Shared state in PostgreSQL replaces the file (docs/kubernetes.md); both at once is refused below.
+  if (options.stateUrl !== undefined && options.stateFile === undefined) return undefined;
+  return resolve(options.stateFile ?? join(hookboxHome(), 'state.db'));
+}
+
 export async function serveCommand(options: ServeCommandOptions, io: CliIo): Promise<number> {
   const host = options.host ?? DEFAULT_HOST;
   const port = parsePort(options.port);
@@ -156,6 +176,7 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIo): Pro
       .map(([template, size]) => [template, { size }]),
   );
   const defaultPool = poolSizes.default ?? poolSize;
+  const stateFile = stateFileOf(options);
   const hooks = await operatorHooks(options);
   const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'info' });
   if (options.stateUrl !== undefined && options.stateFile !== undefined)
@@ -174,7 +195,8 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIo): Pro
     reapOrphansOnStart: true,
     reapIntervalMs: 10 * 60_000,
     ...runtimeOption(options.runtime),
-    ...(options.stateFile ? { stateFile: resolve(options.stateFile) } : {}),
+    auditRetention: {},
+    ...(stateFile ? { stateFile } : {}),
     ...(defaultPool > 0 ? { pool: { size: defaultPool } } : {}),
     pools,
   });
@@ -202,7 +224,7 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIo): Pro
     ...(metricsPort === undefined ? {} : { metricsPort }),
   });
   io.stderr(
-    `hookbox serve: listening on ${server.url} (${apiKeys.length > 0 ? `${apiKeys.length} API key(s)` : 'no API key: loopback only'}); console at ${server.url}/console\n`,
+    `hookbox serve: listening on ${server.url} (${apiKeys.length > 0 ? `${apiKeys.length} API key(s)` : 'no API key: loopback only'}; state ${stateFile ?? (options.stateUrl !== undefined ? 'in PostgreSQL' : 'in memory only (--no-state)')}); console at ${server.url}/console\n`,
   );
   if (server.metricsUrl)
     io.stderr(`hookbox serve: metrics (no key, loopback only) at ${server.metricsUrl}/metrics\n`);

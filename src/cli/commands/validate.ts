@@ -1,4 +1,5 @@
 import { execa } from 'execa';
+import { scriptsNamed } from '../../config/hook-scripts.js';
 import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { safeParseHooksConfig, type HooksConfig } from '../../config/hooks-config.js';
@@ -31,19 +32,6 @@ function locate(path: string): { hooksFile: string; agentsDir: string } {
     `${path}: no hooks.json in it or in its .agents/ folder`,
     { details: { field: 'PATH' } },
   );
-}
-
-/** Script paths a command names under /.agents (absolute, or relative from cwd /workspace). */
-function scriptsNamed(command: string): { inSandbox: string; relative: string; first: boolean }[] {
-  const tokens = command.split(/\s+/).filter(Boolean);
-  const out: { inSandbox: string; relative: string; first: boolean }[] = [];
-  tokens.forEach((token, index) => {
-    const clean = token.replace(/^['"]|['"]$/g, '');
-    const match = /^(?:\/|\.\/)?\.agents\/(.+)$/.exec(clean);
-    if (match)
-      out.push({ inSandbox: `/.agents/${match[1]}`, relative: match[1]!, first: index === 0 });
-  });
-  return out;
 }
 
 async function checkScripts(config: HooksConfig, agentsDir: string): Promise<Finding[]> {

@@ -167,19 +167,19 @@ export function registerConsole(app: FastifyInstance, service: InteractionServic
     );
   }
 
-  const environmentRow = (id: string) => ({
-    ...service.environmentInfo(id),
+  const environmentRow = async (id: string) => ({
+    ...(await service.environmentInfo(id)),
     ...activity.environmentActivity(id),
   });
 
   app.get('/console/api/overview', async () => {
-    const environments = service.listEnvironments().flatMap(({ environment_id }) => {
-      try {
-        return [environmentRow(environment_id)];
-      } catch {
-        return []; // deleted between the two reads
-      }
-    });
+    const listed = await service.listEnvironments();
+    const rows = await Promise.all(
+      listed.map(
+        ({ environment_id }) => environmentRow(environment_id).catch(() => undefined), // deleted between the two reads
+      ),
+    );
+    const environments = rows.filter((row) => row !== undefined);
     return {
       environments,
       interactions: activity.recentInteractions().slice(0, 50),
@@ -189,7 +189,7 @@ export function registerConsole(app: FastifyInstance, service: InteractionServic
   });
 
   app.get<{ Params: { id: string } }>('/console/api/environments/:id', async (request) => ({
-    environment: environmentRow(request.params.id),
+    environment: await environmentRow(request.params.id),
     calls: activity.callsOf(request.params.id),
     interactions: activity.recentInteractions(request.params.id),
   }));

@@ -29,6 +29,8 @@ export class FakeEnvironment {
   readonly added: PlacedSource[] = [];
   hooksConfig = { groups: [{ name: 'fake-gate' }] };
   readonly store = new ContextStore();
+  /** Its container always runs. */
+  readonly sandbox = { lostReason: async (): Promise<string | undefined> => undefined };
 
   constructor(
     readonly id: string,

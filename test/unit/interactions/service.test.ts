@@ -339,7 +339,7 @@ describe('environments', () => {
       input: 'x',
       environment: 'remote',
     });
-    expect(service.environmentInfo(interaction.environment_id)).toMatchObject({
+    expect(await service.environmentInfo(interaction.environment_id)).toMatchObject({
       status: 'idle',
       hook_groups: ['fake-gate'],
     });
@@ -364,7 +364,7 @@ describe('environments', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(await service.sweep()).toEqual([]);
     const [environment] = controller.listEnvironments();
-    expect(service.environmentInfo(environment!.id)).toMatchObject({
+    expect(await service.environmentInfo(environment!.id)).toMatchObject({
       status: 'active',
       expires_at: null,
     });

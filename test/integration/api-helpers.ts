@@ -1,0 +1,75 @@
+// A real `hookbox serve` app in this process (port 0), and a fetch that returns status and JSON.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { Controller } from '../../src/environments/controller.js';
+import { createLogger } from '../../src/record/logger.js';
+import { startServer, type RunningServer } from '../../src/server/index.js';
+
+export const API_KEY = 'api-helpers-test-key';
+
+/** One server per test file, closed at the end (its environments deleted). */
+export function useServer(): () => RunningServer {
+  let server: RunningServer | undefined;
+  beforeAll(async () => {
+    const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'silent' });
+    const controller = await Controller.start({
+      home: mkdtempSync(join(tmpdir(), 'hookbox-api-')),
+      logger,
+      startEngine: false,
+    });
+    server = await startServer({
+      host: '127.0.0.1',
+      port: 0,
+      apiKeys: [API_KEY],
+      logger,
+      controller,
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  return () => server!;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Answer = { status: number; json: any; text: string };
+
+export async function fetchJson(
+  server: RunningServer,
+  method: string,
+  path: string,
+  body?: string | object,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
+  const response = await fetch(`${server.url}${path}`, {
+    method,
+    headers: {
+      'x-goog-api-key': API_KEY,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, json, text };
+}
+
+/** A scripted interaction request running the given calls in a new environment. */
+export function scriptedRequest(
+  calls: { type: 'code_execution_call' | 'tool_call'; [key: string]: unknown }[],
+  sources: { type: 'inline'; target: string; content: string; encoding?: string }[] = [],
+) {
+  return {
+    agent: 'scripted',
+    input: calls,
+    environment: { type: 'remote', sources },
+  };
+}

@@ -238,7 +238,9 @@ export class Controller {
         const settings = storedSettingsSchema.parse(row.settings);
         const gates =
           row.hooks_json === null ? EMPTY_HOOKS_CONFIG : parseHooksConfig(row.hooks_json);
-        const environment = this.adopt(sandbox, gates, settings.vocabulary, settings);
+        const environment = this.adopt(sandbox, gates, settings.vocabulary, settings, {
+          tenant: row.tenant ?? null,
+        });
         environment.recordEvent('reattached');
         this.logger.info({ environmentId: row.id }, 're-attached to environment after a restart');
       } catch (error) {
@@ -262,7 +264,10 @@ export class Controller {
     const early: EgressRecord[] = [];
     let recordEgress: (record: EgressRecord) => void = (record) => early.push(record);
     // A pooled environment has the default limits and no network; any other is made cold.
-    const pooled = options.sandbox === undefined && !allowlist ? this.pool?.take() : undefined;
+    const pooled =
+      options.sandbox === undefined && !allowlist && options.usePool !== false
+        ? this.pool?.take()
+        : undefined;
     let sandbox: Sandbox;
     if (pooled) {
       try {
@@ -299,8 +304,12 @@ export class Controller {
             sources.find((source) => source.area === 'agents' && source.path === 'hooks.json')
               ?.content ?? null,
           last_used: new Date().toISOString(),
+          tenant: options.tenant ?? null,
         });
-      const environment = this.adopt(sandbox, gates, vocabulary, settings);
+      const environment = this.adopt(sandbox, gates, vocabulary, settings, {
+        tenant: options.tenant ?? null,
+        pooled: pooled !== undefined,
+      });
       environment.recordEvent('created');
       recordEgress = (record) => environment.recordEgress(record);
       early.forEach(recordEgress);
@@ -328,9 +337,10 @@ export class Controller {
     gates: HooksConfig,
     vocabulary: VocabularyId,
     settings: ToolRunSettings,
+    owner: { tenant: string | null; pooled?: boolean } = { tenant: null },
   ): Environment {
     const id = sandbox.environmentId;
-    const audit = new AuditLog(auditLogPath(this.home, id));
+    const audit = new AuditLog(auditLogPath(this.home, id), owner.tenant);
     const environment = new Environment(
       sandbox,
       gates,
@@ -342,6 +352,8 @@ export class Controller {
       {
         onGatesReplaced: (hooksJson) => this.state?.setHooksJson(id, hooksJson),
       },
+      owner.tenant,
+      owner.pooled ?? false,
     );
     this.environments.set(id, environment);
     return environment;
@@ -361,7 +373,8 @@ export class Controller {
     return [...this.environments.values()];
   }
 
-  async deleteEnvironment(id: string): Promise<void> {
+  /** Deletes an environment; `actor` (an admin acting for its owner) is recorded in its audit log. */
+  async deleteEnvironment(id: string, actor?: string): Promise<void> {
     const environment = this.getEnvironment(id);
     this.environments.delete(id);
     if (this.hookRunner) {
@@ -371,7 +384,7 @@ export class Controller {
       });
       environment.recordLifecycle(ended.records);
     }
-    await environment.delete();
+    await environment.delete(actor);
     this.state?.deleteEnvironment(id);
   }
 

@@ -52,6 +52,8 @@ export interface CallOutcome {
   original_args?: Record<string, unknown>;
   /** Controller hooks first, then the sandbox's, in the order they ran. */
   hooks: HookRecord[];
+  /** Who acted, when not the owner (see CallOptions.actor). */
+  actor?: string;
 }
 
 /** What the controller wants to hear of an environment (to keep its state file current). */
@@ -68,6 +70,11 @@ export interface CallOptions {
   interactionId?: string | null;
   /** The interaction's context store (a child of the environment's). */
   interactionStore?: ContextStore;
+  /**
+   * Who acts, when not the owner (an admin acting on a tenant's environment): recorded with the
+   * call in the audit log. @default the owner
+   */
+  actor?: string;
 }
 
 /** A call failed (rather than merely wrote to stderr): a file error, a non-zero exit, a timeout. */
@@ -135,6 +142,10 @@ export class Environment {
     /** The operator's controller-side hooks and policies; they run before the sandbox gates. */
     private readonly controllerHooks?: HookRunner,
     private readonly events: EnvironmentEvents = {},
+    /** The tenant that owns it (docs/tenants.md); null: none. */
+    readonly tenant: string | null = null,
+    /** Whether it came from the warm pool. */
+    readonly pooled = false,
   ) {
     this.gates = gates;
     this.executor = {
@@ -239,6 +250,7 @@ export class Environment {
       presented: null,
       is_error: false,
       hooks: [],
+      ...(options.actor === undefined ? {} : { actor: options.actor }),
     };
     // Controller hooks and policies first: a refusal there means the sandbox is never asked.
     let call = verbatim;
@@ -330,6 +342,7 @@ export class Environment {
         ? { ...outcome.tool_call, args: outcome.original_args }
         : outcome.tool_call,
       ...(outcome.original_args ? { rewritten_args: outcome.tool_call.args } : {}),
+      ...(outcome.actor === undefined ? {} : { actor: outcome.actor }),
       blocked: outcome.blocked,
       reason: outcome.reason,
       ...(outcome.error === undefined ? {} : { error: outcome.error }),
@@ -398,7 +411,7 @@ export class Environment {
   }
 
   /** Removes the container and volumes. The audit log stays. */
-  async delete(): Promise<void> {
+  async delete(actor?: string): Promise<void> {
     if (this.deleted) return;
     this.deleted = true;
     await this.queue.run(async () => {
@@ -408,6 +421,7 @@ export class Environment {
         at: new Date().toISOString(),
         environment_id: this.id,
         event: 'deleted',
+        ...(actor === undefined ? {} : { actor }),
       });
       this.audit.close();
     });

@@ -317,13 +317,24 @@ export const environmentInfoSchema = z
       .string()
       .nullable()
       .describe('When it is removed if it stays idle (null while active).'),
+    tenant: z
+      .string()
+      .nullable()
+      .optional()
+      .describe('The tenant whose key made it (null: none); see docs/tenants.md.'),
   })
   .describe('GET /v1beta/environments/{id}');
 
 export type EnvironmentInfo = z.output<typeof environmentInfoSchema>;
 
 export const environmentListSchema = z.object({
-  environments: z.array(z.object({ environment_id: z.string(), type: z.literal('remote') })),
+  environments: z.array(
+    z.object({
+      environment_id: z.string(),
+      type: z.literal('remote'),
+      tenant: z.string().nullable().optional(),
+    }),
+  ),
 });
 
 export const errorBodySchema = z

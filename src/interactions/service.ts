@@ -36,10 +36,14 @@ import {
   userTextOf,
 } from './steps.js';
 import {
+  DEFAULT_MAX_STORED_BYTES,
   DEFAULT_MAX_STORED_INTERACTIONS,
   MemoryInteractionStore,
   type InteractionStore,
 } from './store.js';
+import { canSee, notFoundError } from '../tenants/ownership.js';
+import type { QuotaBook } from '../tenants/quotas.js';
+import type { Caller } from '../tenants/tenant.js';
 
 /** A driver's loop stops after this many model turns unless `HOOKBOX_MAX_STEPS` says otherwise. */
 export const DEFAULT_MAX_STEPS = 20;
@@ -52,6 +56,8 @@ export interface InteractionSettings {
   maxSteps: number;
   /** `HOOKBOX_MAX_STORED_INTERACTIONS`: interactions kept in memory. @default 10000 */
   maxStoredInteractions: number;
+  /** `HOOKBOX_MAX_STORED_BYTES`: about how many bytes of interactions are kept in memory. @default 256 MiB */
+  maxStoredBytes: number;
 }
 
 function positiveInteger(env: Record<string, string | undefined>, name: string, fallback: number) {
@@ -85,6 +91,7 @@ export function interactionSettingsFromEnv(
       'HOOKBOX_MAX_STORED_INTERACTIONS',
       DEFAULT_MAX_STORED_INTERACTIONS,
     ),
+    maxStoredBytes: positiveInteger(env, 'HOOKBOX_MAX_STORED_BYTES', DEFAULT_MAX_STORED_BYTES),
   };
 }
 
@@ -101,6 +108,11 @@ export interface InteractionServiceOptions {
   maxSteps?: number;
   /** `close()` also deletes every environment of the controller. @default true */
   closeController?: boolean;
+  /**
+   * Per-tenant quotas and the server-wide ceiling, applied to requests made with a caller
+   * (docs/tenants.md). @default none (no quotas: the library and `hookbox run`)
+   */
+  quotas?: QuotaBook;
 }
 
 export type InteractionListener = (event: InteractionEvent) => void;
@@ -114,6 +126,10 @@ export interface PreparedInteraction {
   readonly history: ConversationTurn[];
   readonly tools: ModelTool[];
   readonly enabledTools: string[];
+  /** Who asked for it (undefined: the library, no tenants). */
+  readonly caller?: Caller;
+  /** Gives back the caller's place among its running interactions. */
+  readonly release: () => void;
 }
 
 type Target =
@@ -196,12 +212,16 @@ export class InteractionService {
   private readonly sweeper: NodeJS.Timeout;
   private readonly abort = new AbortController();
   private closing: Promise<void> | undefined;
+  private readonly quotas: QuotaBook | undefined;
 
   constructor(options: InteractionServiceOptions) {
     const settings = interactionSettingsFromEnv();
     this.controller = options.controller;
     this.logger = options.logger;
-    this.store = options.store ?? new MemoryInteractionStore(settings.maxStoredInteractions);
+    this.store =
+      options.store ??
+      new MemoryInteractionStore(settings.maxStoredInteractions, settings.maxStoredBytes);
+    this.quotas = options.quotas;
     this.drivers = options.drivers ?? new DriverRegistry();
     this.maxSteps = options.maxSteps ?? settings.maxSteps;
     this.closeController = options.closeController ?? true;
@@ -216,10 +236,24 @@ export class InteractionService {
    * Checks a request and sets up its environment: every check that can be made is made before an
    * environment is made or changed, so a bad request leaves nothing behind.
    */
-  async prepare(body: unknown): Promise<PreparedInteraction> {
+  async prepare(body: unknown, caller?: Caller): Promise<PreparedInteraction> {
     if (this.closing)
       throw new SystemError('engine_unavailable', 'hookbox is shutting down', { retryable: true });
     const request = parseInteractionRequest(body);
+    const release = caller && this.quotas ? this.quotas.startInteraction(caller) : () => {};
+    try {
+      return await this.prepareAs(request, caller, release);
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  private async prepareAs(
+    request: ParsedInteractionRequest,
+    caller: Caller | undefined,
+    release: () => void,
+  ): Promise<PreparedInteraction> {
     const resolved = await this.drivers.resolve(request.agent);
     const { driver } = resolved;
     if (!driver.executesInputCalls && Array.isArray(request.input)) {
@@ -246,7 +280,7 @@ export class InteractionService {
     }
 
     const previous = request.previous_interaction_id
-      ? await this.interactionAt(request.previous_interaction_id, 'previous_interaction_id')
+      ? await this.interactionAt(request.previous_interaction_id, 'previous_interaction_id', caller)
       : undefined;
     const target = this.targetOf(request, previous);
     const config = target.config;
@@ -267,7 +301,7 @@ export class InteractionService {
     }
     const allowlist =
       target.kind === 'existing'
-        ? this.environmentAt(target.id, target.field).allowlist
+        ? this.environmentAt(target.id, target.field, caller).allowlist
         : network && parseNetworkOptions(network, `${prefix}.network`);
     const sources = config?.sources ?? [];
     let placed: PlacedSource[];
@@ -282,7 +316,7 @@ export class InteractionService {
     // Checks done that need no environment; from here on things are made or changed.
     let environment: Environment | undefined;
     if (target.kind === 'existing') {
-      environment = this.environmentAt(target.id, target.field);
+      environment = this.environmentAt(target.id, target.field, caller);
       this.leases.acquire(environment.id);
     }
     try {
@@ -295,7 +329,7 @@ export class InteractionService {
       if (environment) {
         if (placed.length > 0) await environment.addSources(placed);
       } else {
-        environment = await this.controller.createEnvironment({
+        environment = await this.createFor(caller, {
           sources,
           vocabulary,
           ...(network ? { network } : {}),
@@ -315,7 +349,7 @@ export class InteractionService {
         created: now,
         updated: now,
       };
-      await this.store.put(interaction);
+      await this.store.put(interaction, caller?.tenant ?? null);
       this.logger?.info(
         { interaction: interaction.id, environment: environment.id, agent: request.agent },
         'interaction created',
@@ -328,10 +362,42 @@ export class InteractionService {
         history,
         tools: modelToolsOf(vocabulary, enabledTools),
         enabledTools,
+        ...(caller ? { caller } : {}),
+        release,
       };
     } catch (error) {
       if (environment) this.leases.release(environment.id);
       throw error;
+    }
+  }
+
+  /**
+   * Makes an environment owned by the caller, within its quotas and the server's ceiling: the
+   * places are reserved before anything is made, so concurrent requests cannot overshoot, and a
+   * refused request makes nothing.
+   */
+  private async createFor(
+    caller: Caller | undefined,
+    options: Parameters<Controller['createEnvironment']>[0] & object,
+  ): Promise<Environment> {
+    if (!caller || !this.quotas)
+      return this.controller.createEnvironment({ ...options, tenant: caller?.tenant ?? null });
+    const live = this.controller.listEnvironments();
+    const mine = live.filter((environment) => environment.tenant === caller.tenant).length;
+    const reservation = this.quotas.reserveEnvironment(caller, mine, live.length);
+    try {
+      // Past its pooled hand-outs per minute, a tenant's environments are made cold, so it cannot
+      // drain the warm pool the others rely on (docs/tenants.md, "Quotas").
+      const usePool = this.quotas.pooledAllowed(caller);
+      const environment = await this.controller.createEnvironment({
+        ...options,
+        tenant: caller.tenant,
+        usePool,
+      });
+      if (environment.pooled) this.quotas.recordPooled(caller);
+      return environment;
+    } finally {
+      reservation();
     }
   }
 
@@ -342,7 +408,10 @@ export class InteractionService {
   run(prepared: PreparedInteraction, listener?: InteractionListener): Promise<Interaction> {
     const work = this.runInner(prepared, listener);
     this.running.add(work);
-    void work.finally(() => this.running.delete(work));
+    void work.finally(() => {
+      this.running.delete(work);
+      prepared.release();
+    });
     return work;
   }
 
@@ -357,6 +426,10 @@ export class InteractionService {
   ): Promise<Interaction> {
     const { environment, driver, request } = prepared;
     const interaction = structuredClone(prepared.interaction);
+    const actor =
+      prepared.caller && prepared.caller.tenant !== environment.tenant
+        ? prepared.caller.tenant
+        : undefined;
     const emit = (event: InteractionEvent) => {
       try {
         listener?.(event);
@@ -364,24 +437,20 @@ export class InteractionService {
         this.logger?.warn({ error: (error as Error).message }, 'interaction listener failed');
       }
     };
+    // Saving is incremental (docs/tenants.md, "Output and memory"): each step is saved once, as it
+    // comes, and never copied; a step is not changed after it is added.
     let saving = Promise.resolve();
-    const save = () => {
-      const snapshot = structuredClone(interaction);
-      saving = saving
-        .then(() => this.store.put(snapshot))
-        .catch((error: unknown) => {
-          this.logger?.error({ error: (error as Error).message }, 'saving an interaction failed');
-        });
+    const save = (work: () => Promise<void>) => {
+      saving = saving.then(work).catch((error: unknown) => {
+        this.logger?.error({ error: (error as Error).message }, 'saving an interaction failed');
+      });
     };
     const addStep = (step: Step) => {
       interaction.steps.push(step);
       interaction.updated = new Date().toISOString();
-      save();
-      emit({
-        event_type: 'step',
-        index: interaction.steps.length - 1,
-        step: structuredClone(step),
-      });
+      const index = interaction.steps.length - 1;
+      save(() => this.store.appendStep(interaction.id, index, step));
+      emit({ event_type: 'step', index, step });
     };
 
     emit({ event_type: 'interaction.created', interaction: structuredClone(interaction) });
@@ -408,6 +477,7 @@ export class InteractionService {
           const outcome = await environment.call(call, {
             interactionId: interaction.id,
             interactionStore,
+            ...(actor === undefined ? {} : { actor }),
           });
           report = reportOf(outcome);
           originalArgs = outcome.original_args;
@@ -468,25 +538,32 @@ export class InteractionService {
     }
     interaction.output_text = outputTextOf(interaction.steps);
     interaction.updated = new Date().toISOString();
-    save();
+    const head = {
+      status: interaction.status,
+      output_text: interaction.output_text,
+      updated: interaction.updated,
+      ...(interaction.error ? { error: interaction.error } : {}),
+    };
+    save(() => this.store.update(interaction.id, head));
     await saving;
+    prepared.release();
     this.logger?.info(
       { interaction: interaction.id, status: interaction.status, steps: interaction.steps.length },
       'interaction ended',
     );
-    const final = structuredClone(interaction);
-    emit({ event_type: 'interaction.complete', interaction: structuredClone(final) });
-    return final;
+    // No copy: the service is done with it, and an interaction of large outputs must not be held twice.
+    emit({ event_type: 'interaction.complete', interaction });
+    return interaction;
   }
 
-  /** A stored interaction; an unknown id is a 404 naming `field`. */
-  async interactionAt(id: string, field = 'id'): Promise<Interaction> {
-    const interaction = await this.store.get(id);
-    if (!interaction) {
-      throw new UserError('not_found', `${field}: no interaction ${JSON.stringify(id)}`, {
-        details: { field },
-      });
-    }
+  /**
+   * A stored interaction; an unknown id, or one the caller may not see (docs/tenants.md,
+   * "Ownership"), is the same 404 naming `field`.
+   */
+  async interactionAt(id: string, field = 'id', caller?: Caller): Promise<Interaction> {
+    const visible = caller === undefined || canSee(await this.store.tenantOf(id), caller);
+    const interaction = visible ? await this.store.get(id) : undefined;
+    if (!interaction) throw notFoundError('interaction', id, field);
     return interaction;
   }
 
@@ -542,11 +619,18 @@ export class InteractionService {
     return target;
   }
 
-  /** A live environment; an unknown one is a 404 naming `field` (and saying if it expired). */
-  private environmentAt(id: string, field: string): Environment {
-    const environment = this.controller.listEnvironments().find((e) => e.id === id);
+  /**
+   * A live environment; an unknown one, or one the caller may not see (docs/tenants.md,
+   * "Ownership"), is a 404 naming `field` (saying if it expired only to those who could see it).
+   */
+  private environmentAt(id: string, field: string, caller?: Caller): Environment {
+    const found = this.controller.listEnvironments().find((e) => e.id === id);
+    if (found && caller !== undefined && !canSee(found.tenant, caller))
+      throw notFoundError('environment', id, field);
+    const environment = found;
     if (!environment) {
-      const why = this.leases.whyGone(id);
+      // Why it is gone is said only to those who could see it: ids must not be probeable.
+      const why = canSee(this.leases.goneOwner(id), caller) ? this.leases.whyGone(id) : undefined;
       const reason =
         why === 'expired'
           ? ` (it expired after ${Math.round(this.leases.ttlMs / 1000)} s idle)`
@@ -561,8 +645,8 @@ export class InteractionService {
   }
 
   /** `GET /v1beta/environments/{id}`. */
-  environmentInfo(id: string): EnvironmentInfo {
-    const environment = this.environmentAt(id, 'id');
+  environmentInfo(id: string, caller?: Caller): EnvironmentInfo {
+    const environment = this.environmentAt(id, 'id', caller);
     const lease = this.leases.track(id);
     const expires = this.leases.expiresAt(id);
     return {
@@ -574,29 +658,42 @@ export class InteractionService {
       created: new Date(lease.created).toISOString(),
       last_active: new Date(lease.lastActive).toISOString(),
       expires_at: expires === undefined ? null : new Date(expires).toISOString(),
+      tenant: environment.tenant,
     };
   }
 
-  listEnvironments(): { environment_id: string; type: 'remote' }[] {
+  /** The live environments the caller may see (all of them without a caller, or for an admin). */
+  listEnvironments(
+    caller?: Caller,
+  ): { environment_id: string; type: 'remote'; tenant: string | null }[] {
     return this.controller
       .listEnvironments()
-      .map((environment) => ({ environment_id: environment.id, type: 'remote' as const }));
+      .filter((environment) => caller === undefined || canSee(environment.tenant, caller))
+      .map((environment) => ({
+        environment_id: environment.id,
+        type: 'remote' as const,
+        tenant: environment.tenant,
+      }));
   }
 
   /** `DELETE /v1beta/environments/{id}`: container and volumes removed (an interaction in it fails). */
-  async deleteEnvironment(id: string): Promise<void> {
-    this.environmentAt(id, 'id');
-    this.leases.forget(id, 'deleted');
-    await this.controller.deleteEnvironment(id);
-    this.logger?.info({ environment: id }, 'environment deleted');
+  async deleteEnvironment(id: string, caller?: Caller): Promise<void> {
+    const environment = this.environmentAt(id, 'id', caller);
+    const actor = caller && caller.tenant !== environment.tenant ? caller.tenant : undefined;
+    this.leases.forget(id, 'deleted', environment.tenant);
+    await this.controller.deleteEnvironment(id, actor);
+    this.logger?.info(
+      { environment: id, tenant: environment.tenant, ...(actor ? { actor } : {}) },
+      'environment deleted',
+    );
   }
 
   /** Removes environments idle for the TTL; returns their ids. */
   async sweep(): Promise<string[]> {
     const idle = this.leases.idle();
     for (const id of idle) {
-      this.leases.forget(id, 'expired');
-      const live = this.controller.listEnvironments().some((e) => e.id === id);
+      const live = this.controller.listEnvironments().find((e) => e.id === id);
+      this.leases.forget(id, 'expired', live?.tenant ?? null);
       if (!live) continue;
       this.logger?.info({ environment: id, ttl_ms: this.leases.ttlMs }, 'environment expired');
       await this.controller.deleteEnvironment(id).catch((error: unknown) => {

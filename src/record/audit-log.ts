@@ -33,6 +33,8 @@ export type AuditEntry =
       result?: Record<string, unknown>;
       /** What the model was shown, when a controller hook changed it. */
       presented?: Record<string, unknown>;
+      /** Who acted, when not the owner (an admin). */
+      actor?: string;
     }
   | {
       kind: 'environment';
@@ -40,6 +42,7 @@ export type AuditEntry =
       environment_id: string;
       event: 'created' | 'reattached' | 'gates_replaced' | 'deleted';
       detail?: unknown;
+      actor?: string;
     };
 
 export function auditLogPath(home: string, environmentId: string): string {
@@ -54,14 +57,22 @@ export function auditLogPath(home: string, environmentId: string): string {
 export class AuditLog {
   private fd: number | undefined;
 
-  constructor(readonly path: string) {
+  /**
+   * @param tenant the tenant that owns the environment: every entry carries it (docs/tenants.md,
+   *   "The record").
+   */
+  constructor(
+    readonly path: string,
+    readonly tenant: string | null = null,
+  ) {
     mkdirSync(join(path, '..'), { recursive: true });
     this.fd = openSync(path, 'a', 0o600);
   }
 
   append(entry: AuditEntry): void {
     if (this.fd === undefined) return;
-    writeSync(this.fd, JSON.stringify(entry) + '\n');
+    const line = this.tenant === null ? entry : { ...entry, tenant: this.tenant };
+    writeSync(this.fd, JSON.stringify(line) + '\n');
   }
 
   close(): void {
@@ -73,10 +84,10 @@ export class AuditLog {
 }
 
 /** Reads an environment's audit log back, entry by entry. */
-export function readAuditLog(path: string): AuditEntry[] {
+export function readAuditLog(path: string): (AuditEntry & { tenant?: string })[] {
   if (!existsSync(path)) return [];
   return readFileSync(path, 'utf8')
     .split('\n')
     .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as AuditEntry);
+    .map((line) => JSON.parse(line) as AuditEntry & { tenant?: string });
 }

@@ -1,10 +1,16 @@
+import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { httpStatusOf, toHookboxError, UserError } from '../errors/index.js';
 import type { InteractionService } from '../interactions/service.js';
-import type { InteractionEvent } from '../interactions/schema.js';
 import type { Logger } from '../record/logger.js';
-import { ApiKeyChecker } from './auth.js';
+import { keyDigest, KeyTable, type TenantKey } from '../tenants/keys.js';
+import { quotaExceeded } from '../tenants/quotas.js';
+import { DEFAULT_TENANT_QUOTAS, LOCAL_CALLER, type Caller } from '../tenants/tenant.js';
+import { TokenBucketStore } from '../tenants/token-bucket-store.js';
+import { AllowedHosts } from './allowed-hosts.js';
+import { CLIENT_LIMIT_DEFAULTS, type ClientLimits } from './client-limits.js';
 import { errorBody, requestErrorOf } from './errors.js';
+import { EventStream, DEFAULT_STREAM_BUFFER_BYTES } from './event-stream.js';
 import { openApiDocument } from './openapi.js';
 
 /** Request bodies over 32 MiB are refused (413): room for the 20 MiB of sources, JSON-escaped. */
@@ -13,38 +19,99 @@ export const DEFAULT_BODY_LIMIT = 32 * 1024 * 1024;
 /** Paths anyone may read: no code runs behind them. */
 const PUBLIC_PATHS = new Set(['/healthz', '/openapi.json']);
 
+/** Requests per second one address may make to the public paths (no key, no tenant). */
+const PUBLIC_REQUESTS_PER_SECOND = 20;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who the request acts for (set once its key is checked; undefined on public paths). */
+    caller?: Caller;
+  }
+}
+
 export interface AppOptions {
   service: InteractionService;
   logger: Logger;
-  /** No keys: the API is open (only allowed on loopback; see `checkListenSafety`). */
+  /** Plain keys, each its own tenant. No keys at all: the API is open (loopback only). */
   apiKeys: readonly string[];
+  /** Keys with names, roles and quotas (docs/tenants.md); added to `apiKeys`. @default [] */
+  tenantKeys?: readonly TenantKey[];
+  /**
+   * Host names the server answers besides loopback ones (DNS-rebinding defence). With no key only
+   * loopback names (and these) are answered; with keys, when given, only these.
+   * @default []
+   */
+  allowedHosts?: readonly string[];
   /** @default 32 MiB */
   bodyLimit?: number;
+  /** Timeouts of slow clients (docs/tenants.md, "Client limits"). */
+  limits?: Pick<ClientLimits, 'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs'>;
+  /** A streaming client may leave this much unread before its stream is dropped. @default 8 MiB */
+  streamBufferBytes?: number;
   version: string;
 }
 
-function sseFrame(event: InteractionEvent): string {
-  return `event: ${event.event_type}\ndata: ${JSON.stringify(event)}\n\n`;
+/** The keys of a server: plain keys first (each its own tenant), then the structured ones. */
+export function keyTableOf(apiKeys: readonly string[], tenantKeys: readonly TenantKey[] = []) {
+  const plain: TenantKey[] = apiKeys.map((key) => {
+    const digest = keyDigest(key);
+    return {
+      name: `key-${digest.toString('hex').slice(0, 8)}`,
+      role: 'tenant',
+      digest,
+      quotas: DEFAULT_TENANT_QUOTAS,
+    };
+  });
+  return new KeyTable([...plain, ...tenantKeys]);
 }
 
 /** The Fastify app of `hookbox serve` (SPEC §9); `listen` is the caller's. */
 export function buildApp(options: AppOptions): FastifyInstance {
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const { service } = options;
-  const keys = new ApiKeyChecker(options.apiKeys);
+  const keys = keyTableOf(options.apiKeys, options.tenantKeys);
+  const hosts = new AllowedHosts(options.allowedHosts ?? [], keys.open);
+  const limits = { ...CLIENT_LIMIT_DEFAULTS, ...options.limits };
   const app = Fastify({
     loggerInstance: options.logger as FastifyBaseLogger,
     bodyLimit,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
+    // Slow clients (docs/tenants.md, "Client limits"): headers, then the whole request, in bounded
+    // time; Node checks these every second rather than its default 30.
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    http: { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: 1000 },
   });
 
   // JSON only: a text/plain body would otherwise reach the handlers as a string.
   app.removeContentTypeParser('text/plain');
 
+  // Before any body is read: the Host check, then the key. A refused request's body is never read.
   app.addHook('onRequest', async (request) => {
+    hosts.check(request.headers.host);
     const path = request.url.split('?')[0]!;
-    if (!PUBLIC_PATHS.has(path)) keys.check(request.headers);
+    if (PUBLIC_PATHS.has(path)) return;
+    request.caller = keys.open ? LOCAL_CALLER : keys.identify(request.headers);
+  });
+
+  void app.register(rateLimit, {
+    global: true,
+    timeWindow: 1000,
+    // A token bucket (docs/tenants.md, "Quotas"): the plugin's own store counts fixed windows.
+    store: TokenBucketStore as never,
+    keyGenerator: (request) =>
+      request.caller ? `tenant:${request.caller.tenant}` : `address:${request.ip}`,
+    max: (request) =>
+      request.caller ? request.caller.quotas.requestsPerSecond : PUBLIC_REQUESTS_PER_SECOND,
+    // A server with no key has one user, on this machine.
+    allowList: () => keys.open,
+    errorResponseBuilder: (request, context) =>
+      quotaExceeded(
+        'requests_per_second',
+        `${request.caller ? `tenant ${request.caller.tenant}` : `address ${request.ip}`} is past its ${context.max} requests per second`,
+        context.ttl / 1000,
+      ),
   });
 
   app.setErrorHandler((error, request, reply) => {
@@ -53,9 +120,22 @@ export function buildApp(options: AppOptions): FastifyInstance {
     if (status >= 500) request.log.error({ err: error }, 'request failed');
     else
       request.log.info(
-        { code: failure.code, field: failure.details.field, status },
+        {
+          code: failure.code,
+          field: failure.details.field,
+          status,
+          tenant: request.caller?.tenant,
+        },
         'request refused',
       );
+    const retryAfter = failure.details.retry_after_s;
+    if (typeof retryAfter === 'number') void reply.header('retry-after', String(retryAfter));
+    if (failure.code === 'unauthenticated' || failure.code === 'permission_denied') {
+      // Answered without reading the body; the connection is closed, so a client trickling a body
+      // cannot hold it (docs/tenants.md, "Client limits").
+      void reply.header('connection', 'close');
+      reply.raw.once('finish', () => request.raw.socket?.destroy());
+    }
     void reply.status(status).send(errorBody(failure));
   });
 
@@ -68,61 +148,76 @@ export function buildApp(options: AppOptions): FastifyInstance {
     void reply.status(404).send(errorBody(failure));
   });
 
-  app.get('/healthz', async () => ({
-    status: 'ok',
-    version: options.version,
-    environments: service.listEnvironments().length,
-    interactions_in_flight: service.inFlight,
-  }));
+  // The routes come after the rate limiter, whose hooks attach to routes declared after it.
+  void app.register(async (api) => {
+    api.get('/healthz', async () => ({
+      status: 'ok',
+      version: options.version,
+      environments: service.listEnvironments().length,
+      interactions_in_flight: service.inFlight,
+    }));
 
-  const document = openApiDocument({ version: options.version, bodyLimit });
-  app.get('/openapi.json', async () => document);
+    const document = openApiDocument({ version: options.version, bodyLimit });
+    api.get('/openapi.json', async () => document);
 
-  app.post('/v1beta/interactions', async (request, reply) => {
-    const prepared = await service.prepare(request.body);
-    if (!prepared.request.stream) return service.run(prepared);
+    api.post('/v1beta/interactions', async (request, reply) => {
+      const prepared = await service.prepare(request.body, request.caller);
+      if (!prepared.request.stream) return service.run(prepared);
 
-    // Server-sent events: every step as it happens, then the final Interaction.
-    reply.hijack();
-    const raw = reply.raw;
-    raw.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
+      // Server-sent events: every step as it happens, then the final Interaction.
+      reply.hijack();
+      const raw = reply.raw;
+      raw.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
+      // A client that goes away does not stop the interaction (GET finds it); its socket errors are moot.
+      raw.on('error', (error) =>
+        request.log.info({ err: error }, 'event stream closed by the client'),
+      );
+      const stream = new EventStream(
+        raw,
+        (reason) =>
+          request.log.warn(
+            { interaction: prepared.interaction.id, reason },
+            'event stream dropped: the client does not read',
+          ),
+        options.streamBufferBytes ?? DEFAULT_STREAM_BUFFER_BYTES,
+      );
+      try {
+        const final = await service.run(prepared, (event) => stream.send(event));
+        await stream.complete(final);
+      } catch (error) {
+        const failure = toHookboxError(error);
+        request.log.error({ err: error }, 'streamed interaction failed');
+        stream.send({
+          event_type: 'error',
+          error: { code: failure.code, message: failure.message },
+        });
+      } finally {
+        stream.end();
+      }
+      return reply;
     });
-    // A client that goes away does not stop the interaction (GET finds it); its socket errors are moot.
-    raw.on('error', (error) =>
-      request.log.info({ err: error }, 'event stream closed by the client'),
+
+    api.get<{ Params: { id: string } }>('/v1beta/interactions/:id', async (request) =>
+      service.interactionAt(request.params.id, 'id', request.caller),
     );
-    const write = (event: InteractionEvent) => {
-      if (!raw.destroyed && !raw.writableEnded) raw.write(sseFrame(event));
-    };
-    try {
-      await service.run(prepared, write);
-    } catch (error) {
-      const failure = toHookboxError(error);
-      request.log.error({ err: error }, 'streamed interaction failed');
-      write({ event_type: 'error', error: { code: failure.code, message: failure.message } });
-    } finally {
-      if (!raw.writableEnded) raw.end();
-    }
-    return reply;
-  });
 
-  app.get<{ Params: { id: string } }>('/v1beta/interactions/:id', async (request) =>
-    service.interactionAt(request.params.id),
-  );
+    api.get('/v1beta/environments', async (request) => ({
+      environments: service.listEnvironments(request.caller),
+    }));
 
-  app.get('/v1beta/environments', async () => ({ environments: service.listEnvironments() }));
+    api.get<{ Params: { id: string } }>('/v1beta/environments/:id', async (request) =>
+      service.environmentInfo(request.params.id, request.caller),
+    );
 
-  app.get<{ Params: { id: string } }>('/v1beta/environments/:id', async (request) =>
-    service.environmentInfo(request.params.id),
-  );
-
-  app.delete<{ Params: { id: string } }>('/v1beta/environments/:id', async (request) => {
-    await service.deleteEnvironment(request.params.id);
-    return {};
+    api.delete<{ Params: { id: string } }>('/v1beta/environments/:id', async (request) => {
+      await service.deleteEnvironment(request.params.id, request.caller);
+      return {};
+    });
   });
 
   return app;

@@ -13,9 +13,10 @@ import {
   checkListenSafety,
   DEFAULT_HOST,
   DEFAULT_PORT,
-  loadApiKeys,
+  loadTenantKeys,
   startServer,
 } from '../../server/index.js';
+import { defaultMaxEnvironments } from '../../tenants/quotas.js';
 import type { CliIo } from '../io.js';
 
 export interface ServeCommandOptions {
@@ -26,6 +27,22 @@ export interface ServeCommandOptions {
   poolSize?: string;
   hooks?: string[];
   policy?: string;
+  allowedHosts?: string;
+  maxEnvironments?: string;
+  maxConnectionsPerAddress?: string;
+}
+
+function wholeNumber(value: string | undefined, option: string, min: number, max: number) {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < min || number > max) {
+    throw new UserError(
+      'invalid_argument',
+      `${option}: must be a whole number from ${min} to ${max} (got ${JSON.stringify(value)})`,
+      { details: { field: option } },
+    );
+  }
+  return number;
 }
 
 function parsePoolSize(value: string | undefined): number {
@@ -74,10 +91,23 @@ function parsePort(value: string | undefined): number {
 export async function serveCommand(options: ServeCommandOptions, io: CliIo): Promise<number> {
   const host = options.host ?? DEFAULT_HOST;
   const port = parsePort(options.port);
-  const apiKeys = loadApiKeys(
+  const tenantKeys = loadTenantKeys(
     options.apiKeysFile === undefined ? {} : { file: options.apiKeysFile },
   );
-  checkListenSafety(host, apiKeys);
+  checkListenSafety(host, tenantKeys);
+  const maxEnvironments =
+    wholeNumber(options.maxEnvironments, '--max-environments', 1, 100_000) ??
+    defaultMaxEnvironments();
+  const perAddress = wholeNumber(
+    options.maxConnectionsPerAddress,
+    '--max-connections-per-address',
+    1,
+    1_000_000,
+  );
+  const allowedHosts = (options.allowedHosts ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
   const poolSize = parsePoolSize(options.poolSize);
   const hooks = await operatorHooks(options);
   const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'info' });
@@ -101,13 +131,16 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIo): Pro
   const server = await startServer({
     host,
     port,
-    apiKeys,
+    tenantKeys,
+    allowedHosts,
+    maxEnvironments,
+    ...(perAddress === undefined ? {} : { limits: { maxConnectionsPerAddress: perAddress } }),
     logger,
     controller,
     ...(store ? { store, keepEnvironmentsOnClose: true } : {}),
   });
   io.stderr(
-    `hookbox serve: listening on ${server.url} (${apiKeys.length > 0 ? `${apiKeys.length} API key(s)` : 'no API key: loopback only'})\n`,
+    `hookbox serve: listening on ${server.url} (${tenantKeys.length > 0 ? `${tenantKeys.length} API key(s), ${new Set(tenantKeys.map((key) => key.name)).size} tenant(s)` : 'no API key: loopback only'}; at most ${maxEnvironments} environments)\n`,
   );
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGTERM', resolve);

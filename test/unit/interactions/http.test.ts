@@ -209,6 +209,7 @@ describe('the TypeScript client', () => {
     expect((await hookbox.environments.list()).environments).toContainEqual({
       environment_id: interaction.environment_id,
       type: 'remote',
+      tenant: expect.stringMatching(/^key-[0-9a-f]{8}$/),
     });
     await hookbox.environments.delete(interaction.environment_id);
     await expect(hookbox.environments.get(interaction.environment_id)).rejects.toMatchObject({

@@ -5,7 +5,8 @@ import { UserError } from '../errors/index.js';
 
 /**
  * Reads a sources folder: each file's path relative to DIR is its target (SPEC §10). A symlink is
- * bad input: following it could send files from outside DIR.
+ * bad input: following it could send files from outside DIR; so is a file with more than one hard
+ * link, which can be such a file under another name.
  */
 export function readSourcesDir(dir: string): InlineSource[] {
   let top;
@@ -30,6 +31,15 @@ export function readSourcesDir(dir: string): InlineSource[] {
         throw new UserError(
           'invalid_sources',
           `--sources: ${target} is a symlink; sources must be plain files`,
+          { details: { field: '--sources', target } },
+        );
+      }
+      if (info.isFile() && info.nlink > 1) {
+        // A hard link is another name for a file that may live outside DIR (a host file the
+        // folder's owner linked in): refused for the same reason a symlink is.
+        throw new UserError(
+          'invalid_sources',
+          `--sources: ${target} has ${info.nlink} hard links; sources must be plain files with one link (copy the file instead of linking it)`,
           { details: { field: '--sources', target } },
         );
       }

@@ -29,6 +29,7 @@ cases:
     // The output did reach the report (so the test is about it), minus the characters XML lacks.
     // (The failure message quotes the output as JSON, so ESC and BEL appear as \u escapes.)
     expect(xml).toContain('got &quot;ABC\\u001bD\\u0007E&lt;&amp;&gt;&quot;');
+    // eslint-disable-next-line no-control-regex -- looking for exactly those characters
     expect(xml).not.toMatch(/[\uFFFE\uFFFF\u0000-\u0008\u000b\u000c\u000e-\u001f]/);
     const parser = new SaxesParser();
     let error: string | undefined;

@@ -34,6 +34,7 @@ describe('JUnit XML holds only characters XML 1.0 allows', () => {
     expect(error).toBeUndefined();
     const joined = texts.join('|');
     expect(joined).toContain('stdout: abcdefg😀h\uFFFDi<&>"\'');
+    // eslint-disable-next-line no-control-regex -- looking for exactly those characters
     expect(joined).not.toMatch(/[\uFFFE\uFFFF\u0000\u001b]/);
   });
 

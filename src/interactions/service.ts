@@ -351,7 +351,12 @@ export class InteractionService {
       };
       await this.store.put(interaction, caller?.tenant ?? null);
       this.logger?.info(
-        { interaction: interaction.id, environment: environment.id, agent: request.agent },
+        {
+          interaction: interaction.id,
+          environment: environment.id,
+          agent: request.agent,
+          tenant: caller?.tenant,
+        },
         'interaction created',
       );
       return {

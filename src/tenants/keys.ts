@@ -68,10 +68,8 @@ const entrySchema = z
     message: 'give exactly one of "key" and "sha256"',
   });
 
-const fileSchema = z.union([
-  z.strictObject({ keys: z.array(entrySchema).min(1) }),
-  z.array(entrySchema).min(1),
-]);
+const listSchema = z.array(entrySchema).min(1);
+const fileSchema = z.strictObject({ keys: listSchema });
 
 /** Whether a keys file is the structured form (YAML or JSON) rather than one key per line. */
 function isStructured(text: string): boolean {
@@ -94,7 +92,8 @@ function structuredKeys(text: string, file: string): TenantKey[] {
       { details: { field: FIELD } },
     );
   }
-  const parsed = fileSchema.safeParse(data);
+  // A bare list is the `keys` list (paths in messages are the same either way).
+  const parsed = fileSchema.safeParse(Array.isArray(data) ? { keys: data } : data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const path = issue.path
@@ -107,7 +106,7 @@ function structuredKeys(text: string, file: string): TenantKey[] {
       { details: { field: `${FIELD}:${path}` } },
     );
   }
-  const entries = Array.isArray(parsed.data) ? parsed.data : parsed.data.keys;
+  const entries = parsed.data.keys;
   const roles = new Map<string, Role>();
   return entries.map((entry, index) => {
     const at = `${FIELD}:keys[${index}]`;

@@ -43,6 +43,7 @@ import {
 } from './store.js';
 import { canSee, notFoundError } from '../tenants/ownership.js';
 import type { QuotaBook } from '../tenants/quotas.js';
+import type { WorkspaceDisk } from '../tenants/workspace-disk.js';
 import type { Caller } from '../tenants/tenant.js';
 
 /** A driver's loop stops after this many model turns unless `HOOKBOX_MAX_STEPS` says otherwise. */
@@ -113,6 +114,8 @@ export interface InteractionServiceOptions {
    * (docs/tenants.md). @default none (no quotas: the library and `hookbox run`)
    */
   quotas?: QuotaBook;
+  /** Measures workspaces for the tenants' `disk_mb` quotas. @default none (not enforced) */
+  workspaceDisk?: WorkspaceDisk;
 }
 
 export type InteractionListener = (event: InteractionEvent) => void;
@@ -213,6 +216,8 @@ export class InteractionService {
   private readonly abort = new AbortController();
   private closing: Promise<void> | undefined;
   private readonly quotas: QuotaBook | undefined;
+  /** The workspace measurements behind the `disk_mb` quota, when enforced. */
+  readonly workspaceDisk: WorkspaceDisk | undefined;
 
   constructor(options: InteractionServiceOptions) {
     const settings = interactionSettingsFromEnv();
@@ -222,6 +227,7 @@ export class InteractionService {
       options.store ??
       new MemoryInteractionStore(settings.maxStoredInteractions, settings.maxStoredBytes);
     this.quotas = options.quotas;
+    this.workspaceDisk = options.workspaceDisk;
     this.drivers = options.drivers ?? new DriverRegistry();
     this.maxSteps = options.maxSteps ?? settings.maxSteps;
     this.closeController = options.closeController ?? true;
@@ -240,6 +246,13 @@ export class InteractionService {
     if (this.closing)
       throw new SystemError('engine_unavailable', 'hookbox is shutting down', { retryable: true });
     const request = parseInteractionRequest(body);
+    if (caller && this.quotas && this.workspaceDisk) {
+      const mine = this.controller
+        .listEnvironments()
+        .filter((environment) => environment.tenant === caller.tenant)
+        .map((environment) => environment.id);
+      this.quotas.checkDisk(caller, this.workspaceDisk.usedBy(mine));
+    }
     const release = caller && this.quotas ? this.quotas.startInteraction(caller) : () => {};
     try {
       return await this.prepareAs(request, caller, release);
@@ -723,6 +736,7 @@ export class InteractionService {
   close(): Promise<void> {
     this.closing ??= (async () => {
       clearInterval(this.sweeper);
+      this.workspaceDisk?.close();
       await Promise.allSettled([...this.running]);
       if (this.closeController) await this.controller.close();
     })();

@@ -9,6 +9,7 @@ import { packageRoot } from '../paths.js';
 import { createLogger, type Logger } from '../record/logger.js';
 import { QuotaBook, defaultMaxEnvironments } from '../tenants/quotas.js';
 import type { TenantKey } from '../tenants/keys.js';
+import { WorkspaceDisk } from '../tenants/workspace-disk.js';
 import { buildApp, DEFAULT_BODY_LIMIT } from './app.js';
 import { checkListenSafety } from './auth.js';
 import {
@@ -103,6 +104,16 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     ...(options.sweepIntervalMs === undefined ? {} : { sweepIntervalMs: options.sweepIntervalMs }),
     closeController: !options.keepEnvironmentsOnClose,
     quotas: new QuotaBook(maxEnvironments),
+    ...(controller.client.volumeSizes
+      ? {
+          workspaceDisk: new WorkspaceDisk(
+            controller.client as typeof controller.client & {
+              volumeSizes: () => Promise<Map<string, number>>;
+            },
+            logger,
+          ),
+        }
+      : {}),
   });
   const app = buildApp({
     service,

@@ -21,6 +21,7 @@ const ALICE = 'alice-key-0001';
 const BOB = 'bob-key-00002';
 const ADMIN = 'admin-key-0003';
 const MANY = 'many-key-00004';
+const SMALL = 'small-key-0005';
 
 // The structured keys file: names, a key given as its SHA-256, roles, quotas.
 const KEYS_YAML = `keys:
@@ -36,6 +37,9 @@ const KEYS_YAML = `keys:
   - name: many
     key: ${MANY}
     quotas: {environments: 100, interactions: 100, requests_per_second: 100}
+  - name: small
+    key: ${SMALL}
+    quotas: {disk_mb: 1}
 `;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -264,6 +268,43 @@ describe('ownership between tenants', () => {
     ).toBe(200);
     const again = await alice('POST', '/v1beta/interactions', echo('again'));
     expect(again.status).toBe(200);
+  });
+});
+
+describe('the workspace disk quota', () => {
+  it('past disk_mb (as last measured) a tenant gets 429 until it frees the space', async () => {
+    const { server } = await serverWith(20);
+    const small = client(server, SMALL);
+    try {
+      const big = await small('POST', '/v1beta/interactions', {
+        ...echo('x'),
+        input: [codeCall('head -c 3145728 /dev/zero > big.bin && echo written')],
+      });
+      expect(big.status).toBe(200);
+      expect(big.json.steps.at(-1).result.stdout).toBe('written\n');
+      await server.service.workspaceDisk!.refresh();
+      const refused = await small('POST', '/v1beta/interactions', {
+        ...echo('more'),
+        environment: big.json.environment_id,
+      });
+      expect(refused.status).toBe(429);
+      expect(refused.json.error.details).toMatchObject({ quota: 'disk_mb' });
+      expect(refused.json.error.message).toMatch(
+        /^disk_mb: tenant small's environments hold 3 MiB/,
+      );
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      // Alice is not affected by small's usage.
+      expect((await client(server, ALICE)('POST', '/v1beta/interactions', echo('a'))).status).toBe(
+        200,
+      );
+      expect(
+        (await small('DELETE', `/v1beta/environments/${big.json.environment_id}`)).status,
+      ).toBe(200);
+      await server.service.workspaceDisk!.refresh();
+      expect((await small('POST', '/v1beta/interactions', echo('again'))).status).toBe(200);
+    } finally {
+      await server.close();
+    }
   });
 });
 

@@ -21,8 +21,8 @@ describe('state file migration', () => {
     const step = { type: 'user_input', content: [{ type: 'text', text: 'hi' }] };
     const body = {
       id: 'int_old',
-      object: 'interaction',
-      status: 'completed',
+      object: 'interaction' as const,
+      status: 'completed' as const,
       agent: 'scripted',
       environment_id: 'env_old',
       steps: [step],

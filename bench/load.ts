@@ -1,7 +1,8 @@
 // `npm run bench:load`: N concurrent clients, each running M interactions over HTTP against a
 // `hookbox serve` child process (defaults 20 × 50, the seed gate). Prints the error count,
 // p50/p95/p99 latency, throughput, the server's RSS over time, and the containers and volumes
-// left at the end. Options: LOAD_CLIENTS, LOAD_INTERACTIONS, LOAD_POOL (warm pool size, default 0).
+// left at the end. Options: LOAD_CLIENTS, LOAD_INTERACTIONS, LOAD_POOL (warm pool size, default 0);
+// LOAD_TENANTS=2 runs the two-tenant mode instead (bench/load-tenants.ts).
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -11,6 +12,12 @@ import { createInterface } from 'node:readline';
 import { Hookbox } from '../src/client/index.js';
 import { packageRoot } from '../src/paths.js';
 import { seedGateSources } from './seed-sources.js';
+
+// LOAD_TENANTS=2: one tenant floods, another's latency is compared with its solo runs.
+if (Number(process.env.LOAD_TENANTS ?? 1) === 2) {
+  const { runTwoTenants } = await import('./load-tenants.js');
+  process.exit(await runTwoTenants());
+}
 
 const CLIENTS = Number(process.env.LOAD_CLIENTS ?? 20);
 const INTERACTIONS = Number(process.env.LOAD_INTERACTIONS ?? 50);

@@ -165,7 +165,19 @@ function program(io: CliIo, setCode: (code: number) => void): Command {
     .option('--port <port>', 'port to listen on; 0 picks one (default 8080)')
     .option(
       '--api-keys-file <file>',
-      'file of API keys, one per line (also HOOKBOX_API_KEYS, comma-separated)',
+      'file of API keys: one per line, or YAML/JSON with name, key or sha256, role, quotas (also HOOKBOX_API_KEYS, comma-separated)',
+    )
+    .option(
+      '--allowed-hosts <names>',
+      'comma-separated Host names answered besides loopback ones (with keys: only these)',
+    )
+    .option(
+      '--max-environments <n>',
+      'live environments at most, across tenants (default: one per 256 MiB of memory)',
+    )
+    .option(
+      '--max-connections-per-address <n>',
+      'open connections per client address (default 256)',
     )
     .option(
       '--state-file <file>',

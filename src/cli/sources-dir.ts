@@ -48,8 +48,9 @@ export function fileSource(full: string, target: string, field: string): InlineS
 
 /**
  * Reads a sources folder: each file's path relative to DIR is its target (SPEC §10). A symlink is
- * bad input: following it could send files from outside DIR. Sizes are checked before reading:
- * one file over the per-source limit, or all of them over the total, is refused unread.
+ * bad input: following it could send files from outside DIR; so is a file with more than one hard
+ * link, which can be such a file under another name. Sizes are checked before reading: one file
+ * over the per-source limit, or all of them over the total, is refused unread.
  */
 export function readSourcesDir(dir: string, field = '--sources'): InlineSource[] {
   let top;
@@ -76,6 +77,15 @@ export function readSourcesDir(dir: string, field = '--sources'): InlineSource[]
           'invalid_sources',
           `${field}: ${target} is a symlink; sources must be plain files`,
           { details: { field, target } },
+        );
+      }
+      if (info.isFile() && info.nlink > 1) {
+        // A hard link is another name for a file that may live outside DIR (a host file the
+        // folder's owner linked in): refused for the same reason a symlink is.
+        throw new UserError(
+          'invalid_sources',
+          `--sources: ${target} has ${info.nlink} hard links; sources must be plain files with one link (copy the file instead of linking it)`,
+          { details: { field: '--sources', target } },
         );
       }
       if (info.isDirectory()) walk(full);

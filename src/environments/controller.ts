@@ -365,7 +365,9 @@ export class Controller {
       });
       const settings = storedSettingsSchema.parse(row.settings);
       const gates = row.hooks_json === null ? EMPTY_HOOKS_CONFIG : parseHooksConfig(row.hooks_json);
-      const environment = this.adopt(sandbox, gates, settings.vocabulary, settings);
+      const environment = this.adopt(sandbox, gates, settings.vocabulary, settings, {
+        tenant: row.tenant ?? null,
+      });
       // Idle since its last use before the restart: the TTL counts from there.
       const lastUsed = Date.parse(row.last_used);
       if (Number.isFinite(lastUsed)) environment.lastUsedAt = lastUsed;
@@ -405,7 +407,9 @@ export class Controller {
     let recordEgress: (record: EgressRecord) => void = (record) => early.push(record);
     // A pooled environment has the default limits and no network; any other is made cold.
     const pooled =
-      options.sandbox === undefined && !allowlist ? this.pools.get(template)?.take() : undefined;
+      options.sandbox === undefined && !allowlist && options.usePool !== false
+        ? this.pools.get(template)?.take()
+        : undefined;
     let sandbox: Sandbox;
     if (pooled) {
       try {
@@ -441,8 +445,12 @@ export class Controller {
           settings: { ...settings, vocabulary, template, sandbox: options.sandbox ?? null },
           hooks_json: hooksJsonOf(sources),
           last_used: new Date().toISOString(),
+          tenant: options.tenant ?? null,
         });
-      const environment = this.adopt(sandbox, gates, vocabulary, settings);
+      const environment = this.adopt(sandbox, gates, vocabulary, settings, {
+        tenant: options.tenant ?? null,
+        pooled: pooled !== undefined,
+      });
       environment.recordEvent('created');
       recordEgress = (record) => environment.recordEgress(record);
       early.forEach(recordEgress);
@@ -477,9 +485,10 @@ export class Controller {
     gates: HooksConfig,
     vocabulary: VocabularyId,
     settings: ToolRunSettings,
+    owner: { tenant: string | null; pooled?: boolean } = { tenant: null },
   ): Environment {
     const id = sandbox.environmentId;
-    const audit = new AuditLog(auditLogPath(this.home, id));
+    const audit = new AuditLog(auditLogPath(this.home, id), owner.tenant);
     let lastTouched = 0;
     const environment = new Environment(
       sandbox,
@@ -506,6 +515,8 @@ export class Controller {
           void this.state?.touchEnvironment(id).catch(() => {});
         },
       },
+      owner.tenant,
+      owner.pooled ?? false,
     );
     this.environments.set(id, environment);
     return environment;
@@ -525,7 +536,8 @@ export class Controller {
     return [...this.environments.values()];
   }
 
-  async deleteEnvironment(id: string): Promise<void> {
+  /** Deletes an environment; `actor` (an admin acting for its owner) is recorded in its audit log. */
+  async deleteEnvironment(id: string, actor?: string): Promise<void> {
     const environment = this.getEnvironment(id);
     if (this.deleting.has(id)) return this.deleting.get(id);
     // Listed until its container and volumes are gone, so "not found" means nothing is left.
@@ -538,7 +550,7 @@ export class Controller {
           });
           environment.recordLifecycle(ended.records);
         }
-        await environment.delete();
+        await environment.delete(actor);
         await this.state?.deleteEnvironment(id);
         this.observers.emit({ kind: 'environment_deleted', at: Date.now(), environment_id: id });
       } finally {

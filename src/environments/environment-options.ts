@@ -51,6 +51,18 @@ export interface EnvironmentOptions {
    * @default "disabled"
    */
   network?: NetworkOptions;
+  /**
+   * The tenant that owns the environment (`hookbox serve` sets the caller's; docs/tenants.md). It is
+   * saved with the environment and carried by every entry of its audit log.
+   * @default null (no tenant: only an admin sees it over HTTP)
+   */
+  tenant?: string | null;
+  /**
+   * Whether a warm-pool environment may be handed out for this request (when the pool has one that
+   * fits). `hookbox serve` says no for a tenant past its pooled hand-outs per minute.
+   * @default true
+   */
+  usePool?: boolean;
 }
 
 export const ENVIRONMENT_DEFAULTS = {

@@ -58,6 +58,8 @@ export interface CallOutcome {
   additional_context?: string[];
   /** Controller hooks first, then the sandbox's, in the order they ran. */
   hooks: HookRecord[];
+  /** Who acted, when not the owner (see CallOptions.actor). */
+  actor?: string;
 }
 
 /** What the controller wants to hear of an environment (to keep its state file current). */
@@ -80,6 +82,11 @@ export interface CallOptions {
   approver?: Approver;
   /** The call id to use (a call re-run after its approval keeps its id). @default a new one */
   callId?: string;
+  /**
+   * Who acts, when not the owner (an admin acting on a tenant's environment): recorded with the
+   * call in the audit log. @default the owner
+   */
+  actor?: string;
 }
 
 /** A call failed (rather than merely wrote to stderr): a file error, a non-zero exit, a timeout. */
@@ -117,6 +124,10 @@ export class Environment {
     /** The operator's controller-side hooks and policies; they run before the sandbox gates. */
     private readonly controllerHooks?: HookRunner,
     private readonly events: EnvironmentEvents = {},
+    /** The tenant that owns it (docs/tenants.md); null: none. */
+    readonly tenant: string | null = null,
+    /** Whether it came from the warm pool. */
+    readonly pooled = false,
   ) {
     this.gates = gates;
     this.executor = {
@@ -227,6 +238,7 @@ export class Environment {
       presented: null,
       is_error: false,
       hooks: [],
+      ...(options.actor === undefined ? {} : { actor: options.actor }),
     };
     // Controller hooks and policies first: a refusal there means the sandbox is never asked.
     let call = verbatim;
@@ -359,6 +371,7 @@ export class Environment {
           ? { ...outcome.tool_call, args: outcome.original_args }
           : outcome.tool_call,
         ...(outcome.original_args ? { rewritten_args: outcome.tool_call.args } : {}),
+        ...(outcome.actor === undefined ? {} : { actor: outcome.actor }),
         blocked: outcome.blocked,
         reason: outcome.reason,
         ...(outcome.error === undefined ? {} : { error: outcome.error }),
@@ -472,7 +485,7 @@ export class Environment {
   }
 
   /** Removes the container and volumes. The audit log stays. */
-  async delete(): Promise<void> {
+  async delete(actor?: string): Promise<void> {
     if (this.deleted) return;
     this.deleted = true;
     await this.queue.run(async () => {
@@ -482,6 +495,7 @@ export class Environment {
         at: new Date().toISOString(),
         environment_id: this.id,
         event: 'deleted',
+        ...(actor === undefined ? {} : { actor }),
       });
       this.audit.close();
     });

@@ -13,7 +13,9 @@ export type UserErrorCode =
   | 'not_found'
   | 'unauthenticated'
   | 'payload_too_large'
-  | 'conflict';
+  | 'conflict'
+  | 'permission_denied'
+  | 'quota_exceeded';
 
 export type SystemErrorCode =
   | 'engine_unavailable'
@@ -100,6 +102,8 @@ const HTTP_STATUS: Record<UserErrorCode | SystemErrorCode, number> = {
   unauthenticated: 401,
   payload_too_large: 413,
   conflict: 409,
+  permission_denied: 403,
+  quota_exceeded: 429,
   engine_unavailable: 503,
   image_build_failed: 500,
   sandbox_failed: 500,

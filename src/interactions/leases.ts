@@ -18,6 +18,7 @@ const GONE_MEMORY = 10_000;
 export class EnvironmentLeases {
   private readonly entries = new Map<string, LeaseInfo>();
   private readonly gone = new Map<string, 'expired' | 'deleted'>();
+  private readonly goneOwners = new Map<string, string | null>();
 
   constructor(
     readonly ttlMs: number,
@@ -78,10 +79,20 @@ export class EnvironmentLeases {
   }
 
   /** Stops tracking an environment, remembering why it is gone (for 404 messages). */
-  forget(id: string, why: 'expired' | 'deleted'): void {
+  forget(id: string, why: 'expired' | 'deleted', owner: string | null = null): void {
     this.entries.delete(id);
     this.gone.set(id, why);
-    if (this.gone.size > GONE_MEMORY) this.gone.delete(this.gone.keys().next().value as string);
+    this.goneOwners.set(id, owner);
+    if (this.gone.size > GONE_MEMORY) {
+      const oldest = this.gone.keys().next().value as string;
+      this.gone.delete(oldest);
+      this.goneOwners.delete(oldest);
+    }
+  }
+
+  /** The tenant that owned a once-known environment (null: none). */
+  goneOwner(id: string): string | null {
+    return this.goneOwners.get(id) ?? null;
   }
 
   /** Why a once-known environment is gone, if it was one of ours. */

@@ -412,6 +412,11 @@ export const environmentInfoSchema = z
       .string()
       .nullable()
       .describe('When it is removed if it stays idle (null while active).'),
+    tenant: z
+      .string()
+      .nullable()
+      .optional()
+      .describe('The tenant whose key made it (null: none); see docs/tenants.md.'),
   })
   .describe('GET /v1beta/environments/{id}');
 
@@ -423,6 +428,7 @@ export const environmentListSchema = z.object({
       environment_id: z.string(),
       type: z.literal('remote'),
       status: z.enum(['active', 'idle', 'lost']),
+      tenant: z.string().nullable().optional(),
     }),
   ),
 });

@@ -49,10 +49,15 @@ import {
   userTextOf,
 } from './steps.js';
 import {
+  DEFAULT_MAX_STORED_BYTES,
   DEFAULT_MAX_STORED_INTERACTIONS,
   MemoryInteractionStore,
   type InteractionStore,
 } from './store.js';
+import { canSee, notFoundError } from '../tenants/ownership.js';
+import type { QuotaBook } from '../tenants/quotas.js';
+import type { WorkspaceDisk } from '../tenants/workspace-disk.js';
+import type { Caller } from '../tenants/tenant.js';
 
 /** A driver's loop stops after this many model turns unless `HOOKBOX_MAX_STEPS` says otherwise. */
 export const DEFAULT_MAX_STEPS = 20;
@@ -65,6 +70,8 @@ export interface InteractionSettings {
   maxSteps: number;
   /** `HOOKBOX_MAX_STORED_INTERACTIONS`: interactions kept in memory. @default 10000 */
   maxStoredInteractions: number;
+  /** `HOOKBOX_MAX_STORED_BYTES`: about how many bytes of interactions are kept in memory. @default 256 MiB */
+  maxStoredBytes: number;
 }
 
 function positiveInteger(env: Record<string, string | undefined>, name: string, fallback: number) {
@@ -98,6 +105,7 @@ export function interactionSettingsFromEnv(
       'HOOKBOX_MAX_STORED_INTERACTIONS',
       DEFAULT_MAX_STORED_INTERACTIONS,
     ),
+    maxStoredBytes: positiveInteger(env, 'HOOKBOX_MAX_STORED_BYTES', DEFAULT_MAX_STORED_BYTES),
   };
 }
 
@@ -126,6 +134,13 @@ export interface InteractionServiceOptions {
    * server has nobody to answer: then `ask` blocks with "approval required: …". @default true
    */
   approver?: boolean;
+  /**
+   * Per-tenant quotas and the server-wide ceiling, applied to requests made with a caller
+   * (docs/tenants.md). @default none (no quotas: the library and `hookbox run`)
+   */
+  quotas?: QuotaBook;
+  /** Measures workspaces for the tenants' `disk_mb` quotas. @default none (not enforced) */
+  workspaceDisk?: WorkspaceDisk;
 }
 
 export type InteractionListener = (event: InteractionEvent) => void;
@@ -141,6 +156,10 @@ export interface PreparedInteraction {
   readonly enabledTools: string[];
   /** The pending approvals this request answers (its `approval` input items). */
   readonly answered: PendingApproval[];
+  /** Who asked for it (undefined: the library, no tenants). */
+  readonly caller?: Caller;
+  /** Gives back the caller's place among its running interactions. */
+  readonly release: () => void;
 }
 
 type Target =
@@ -226,12 +245,19 @@ export class InteractionService {
   private readonly approvals: ApprovalStore;
   private readonly approvalTtlMs: number;
   private readonly approverEnabled: boolean;
+  private readonly quotas: QuotaBook | undefined;
+  /** The workspace measurements behind the `disk_mb` quota, when enforced. */
+  readonly workspaceDisk: WorkspaceDisk | undefined;
 
   constructor(options: InteractionServiceOptions) {
     const settings = interactionSettingsFromEnv();
     this.controller = options.controller;
     this.logger = options.logger;
-    this.store = options.store ?? new MemoryInteractionStore(settings.maxStoredInteractions);
+    this.store =
+      options.store ??
+      new MemoryInteractionStore(settings.maxStoredInteractions, settings.maxStoredBytes);
+    this.quotas = options.quotas;
+    this.workspaceDisk = options.workspaceDisk;
     this.drivers = options.drivers ?? new DriverRegistry();
     this.maxSteps = options.maxSteps ?? settings.maxSteps;
     this.closeController = options.closeController ?? true;
@@ -253,10 +279,31 @@ export class InteractionService {
    * Checks a request and sets up its environment: every check that can be made is made before an
    * environment is made or changed, so a bad request leaves nothing behind.
    */
-  async prepare(body: unknown): Promise<PreparedInteraction> {
+  async prepare(body: unknown, caller?: Caller): Promise<PreparedInteraction> {
     if (this.closing)
       throw new SystemError('engine_unavailable', 'hookbox is shutting down', { retryable: true });
     const request = parseInteractionRequest(body);
+    if (caller && this.quotas && this.workspaceDisk) {
+      const mine = this.controller
+        .listEnvironments()
+        .filter((environment) => environment.tenant === caller.tenant)
+        .map((environment) => environment.id);
+      this.quotas.checkDisk(caller, this.workspaceDisk.usedBy(mine));
+    }
+    const release = caller && this.quotas ? this.quotas.startInteraction(caller) : () => {};
+    try {
+      return await this.prepareAs(request, caller, release);
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  private async prepareAs(
+    request: ParsedInteractionRequest,
+    caller: Caller | undefined,
+    release: () => void,
+  ): Promise<PreparedInteraction> {
     const resolved = await this.drivers.resolve(request.agent);
     const { driver } = resolved;
     if (!driver.executesInputCalls && Array.isArray(request.input)) {
@@ -288,7 +335,7 @@ export class InteractionService {
     }
 
     const previous = request.previous_interaction_id
-      ? await this.interactionAt(request.previous_interaction_id, 'previous_interaction_id')
+      ? await this.interactionAt(request.previous_interaction_id, 'previous_interaction_id', caller)
       : undefined;
     const answered = await checkApprovalItems(request.input, previous, this.approvals);
     const target = this.targetOf(request, previous);
@@ -330,7 +377,7 @@ export class InteractionService {
     if (target.kind === 'existing') await this.adoptEnvironment(target.id);
     const allowlist =
       target.kind === 'existing'
-        ? this.environmentAt(target.id, target.field).allowlist
+        ? this.environmentAt(target.id, target.field, caller).allowlist
         : network && parseNetworkOptions(network, `${prefix}.network`);
     const sources = config?.sources ?? [];
     let placed: PlacedSource[];
@@ -345,7 +392,7 @@ export class InteractionService {
     // Checks done that need no environment; from here on things are made or changed.
     let environment: Environment | undefined;
     if (target.kind === 'existing') {
-      environment = this.environmentAt(target.id, target.field);
+      environment = this.environmentAt(target.id, target.field, caller);
       this.leases.acquire(environment.id);
     }
     try {
@@ -358,7 +405,7 @@ export class InteractionService {
       if (environment) {
         if (placed.length > 0) await environment.addSources(placed);
       } else {
-        environment = await this.controller.createEnvironment({
+        environment = await this.createFor(caller, {
           sources,
           vocabulary,
           ...(network ? { network } : {}),
@@ -380,9 +427,14 @@ export class InteractionService {
         created: now,
         updated: now,
       };
-      await this.store.put(interaction);
+      await this.store.put(interaction, caller?.tenant ?? null);
       this.logger?.info(
-        { interaction: interaction.id, environment: environment.id, agent: request.agent },
+        {
+          interaction: interaction.id,
+          environment: environment.id,
+          agent: request.agent,
+          tenant: caller?.tenant,
+        },
         'interaction created',
       );
       return {
@@ -394,10 +446,42 @@ export class InteractionService {
         tools: modelToolsOf(vocabulary, enabledTools),
         enabledTools,
         answered,
+        ...(caller ? { caller } : {}),
+        release,
       };
     } catch (error) {
       if (environment) this.leases.release(environment.id);
       throw error;
+    }
+  }
+
+  /**
+   * Makes an environment owned by the caller, within its quotas and the server's ceiling: the
+   * places are reserved before anything is made, so concurrent requests cannot overshoot, and a
+   * refused request makes nothing.
+   */
+  private async createFor(
+    caller: Caller | undefined,
+    options: Parameters<Controller['createEnvironment']>[0] & object,
+  ): Promise<Environment> {
+    if (!caller || !this.quotas)
+      return this.controller.createEnvironment({ ...options, tenant: caller?.tenant ?? null });
+    const live = this.controller.listEnvironments();
+    const mine = live.filter((environment) => environment.tenant === caller.tenant).length;
+    const reservation = this.quotas.reserveEnvironment(caller, mine, live.length);
+    try {
+      // Past its pooled hand-outs per minute, a tenant's environments are made cold, so it cannot
+      // drain the warm pool the others rely on (docs/tenants.md, "Quotas").
+      const usePool = this.quotas.pooledAllowed(caller);
+      const environment = await this.controller.createEnvironment({
+        ...options,
+        tenant: caller.tenant,
+        usePool,
+      });
+      if (environment.pooled) this.quotas.recordPooled(caller);
+      return environment;
+    } finally {
+      reservation();
     }
   }
 
@@ -408,7 +492,10 @@ export class InteractionService {
   run(prepared: PreparedInteraction, listener?: InteractionListener): Promise<Interaction> {
     const work = this.runInner(prepared, listener);
     this.running.add(work);
-    void work.finally(() => this.running.delete(work));
+    void work.finally(() => {
+      this.running.delete(work);
+      prepared.release();
+    });
     return work;
   }
 
@@ -423,6 +510,10 @@ export class InteractionService {
   ): Promise<Interaction> {
     const { environment, driver, request } = prepared;
     const interaction = structuredClone(prepared.interaction);
+    const actor =
+      prepared.caller && prepared.caller.tenant !== environment.tenant
+        ? prepared.caller.tenant
+        : undefined;
     const emit = (event: InteractionEvent) => {
       try {
         listener?.(event);
@@ -430,14 +521,13 @@ export class InteractionService {
         this.logger?.warn({ error: (error as Error).message }, 'interaction listener failed');
       }
     };
+    // Saving is incremental (docs/tenants.md, "Output and memory"): each step is saved once, as it
+    // comes, and never copied; a step is not changed after it is added.
     let saving = Promise.resolve();
-    const save = () => {
-      const snapshot = structuredClone(interaction);
-      saving = saving
-        .then(() => this.store.put(snapshot))
-        .catch((error: unknown) => {
-          this.logger?.error({ error: (error as Error).message }, 'saving an interaction failed');
-        });
+    const save = (work: () => Promise<void>) => {
+      saving = saving.then(work).catch((error: unknown) => {
+        this.logger?.error({ error: (error as Error).message }, 'saving an interaction failed');
+      });
     };
     // For the metrics and the console (docs/console.md): the interaction's status as it changes.
     const observe = () =>
@@ -456,13 +546,10 @@ export class InteractionService {
     const addStep = (step: Step) => {
       interaction.steps.push(step);
       interaction.updated = new Date().toISOString();
-      save();
+      const index = interaction.steps.length - 1;
+      save(() => this.store.appendStep(interaction.id, index, step));
       observe();
-      emit({
-        event_type: 'step',
-        index: interaction.steps.length - 1,
-        step: structuredClone(step),
-      });
+      emit({ event_type: 'step', index, step });
     };
 
     emit({ event_type: 'interaction.created', interaction: structuredClone(interaction) });
@@ -496,6 +583,7 @@ export class InteractionService {
             interactionStore,
             ...(approver ? { approver } : {}),
             ...(callId ? { callId } : {}),
+            ...(actor === undefined ? {} : { actor }),
           });
           report = reportOf(outcome);
           originalArgs = outcome.original_args;
@@ -587,26 +675,33 @@ export class InteractionService {
     }
     interaction.output_text = outputTextOf(interaction.steps);
     interaction.updated = new Date().toISOString();
-    save();
+    const head = {
+      status: interaction.status,
+      output_text: interaction.output_text,
+      updated: interaction.updated,
+      ...(interaction.error ? { error: interaction.error } : {}),
+    };
+    save(() => this.store.update(interaction.id, head));
     await saving;
+    prepared.release();
     this.logger?.info(
       { interaction: interaction.id, status: interaction.status, steps: interaction.steps.length },
       'interaction ended',
     );
     observe();
-    const final = structuredClone(interaction);
-    emit({ event_type: 'interaction.complete', interaction: structuredClone(final) });
-    return final;
+    // No copy: the service is done with it, and an interaction of large outputs must not be held twice.
+    emit({ event_type: 'interaction.complete', interaction });
+    return interaction;
   }
 
-  /** A stored interaction; an unknown id is a 404 naming `field`. */
-  async interactionAt(id: string, field = 'id'): Promise<Interaction> {
-    const interaction = await this.store.get(id);
-    if (!interaction) {
-      throw new UserError('not_found', `${field}: no interaction ${JSON.stringify(id)}`, {
-        details: { field },
-      });
-    }
+  /**
+   * A stored interaction; an unknown id, or one the caller may not see (docs/tenants.md,
+   * "Ownership"), is the same 404 naming `field`.
+   */
+  async interactionAt(id: string, field = 'id', caller?: Caller): Promise<Interaction> {
+    const visible = caller === undefined || canSee(await this.store.tenantOf(id), caller);
+    const interaction = visible ? await this.store.get(id) : undefined;
+    if (!interaction) throw notFoundError('interaction', id, field);
     return withCurrentApprovals(interaction);
   }
 
@@ -671,11 +766,18 @@ export class InteractionService {
     return target;
   }
 
-  /** A live environment; an unknown one is a 404 naming `field` (and saying if it expired). */
-  private environmentAt(id: string, field: string): Environment {
-    const environment = this.controller.listEnvironments().find((e) => e.id === id);
+  /**
+   * A live environment; an unknown one, or one the caller may not see (docs/tenants.md,
+   * "Ownership"), is a 404 naming `field` (saying if it expired only to those who could see it).
+   */
+  private environmentAt(id: string, field: string, caller?: Caller): Environment {
+    const found = this.controller.listEnvironments().find((e) => e.id === id);
+    if (found && caller !== undefined && !canSee(found.tenant, caller))
+      throw notFoundError('environment', id, field);
+    const environment = found;
     if (!environment) {
-      const why = this.leases.whyGone(id);
+      // Why it is gone is said only to those who could see it: ids must not be probeable.
+      const why = canSee(this.leases.goneOwner(id), caller) ? this.leases.whyGone(id) : undefined;
       const reason =
         why === 'expired'
           ? ` (it expired after ${Math.round(this.leases.ttlMs / 1000)} s idle)`
@@ -699,8 +801,8 @@ export class InteractionService {
   }
 
   /** `GET /v1beta/environments/{id}`: its real state, asked of the engine. */
-  async environmentInfo(id: string): Promise<EnvironmentInfo> {
-    const environment = this.environmentAt(id, 'id');
+  async environmentInfo(id: string, caller?: Caller): Promise<EnvironmentInfo> {
+    const environment = this.environmentAt(id, 'id', caller);
     const lost = await environment.sandbox.lostReason().catch(() => undefined);
     const lease = this.leases.track(id);
     const expires = this.leases.expiresAt(id);
@@ -714,34 +816,55 @@ export class InteractionService {
       created: new Date(lease.created).toISOString(),
       last_active: new Date(lease.lastActive).toISOString(),
       expires_at: expires === undefined ? null : new Date(expires).toISOString(),
+      tenant: environment.tenant,
     };
   }
 
-  /** The live environments, each with its real state (a container killed from outside is `lost`). */
-  async listEnvironments(): Promise<
-    { environment_id: string; type: 'remote'; status: 'active' | 'idle' | 'lost' }[]
+  /**
+   * The live environments the caller may see (all of them without a caller, or for an admin), each
+   * with its real state (a container killed from outside is `lost`).
+   */
+  async listEnvironments(caller?: Caller): Promise<
+    {
+      environment_id: string;
+      type: 'remote';
+      status: 'active' | 'idle' | 'lost';
+      tenant: string | null;
+    }[]
   > {
     return Promise.all(
-      this.controller.listEnvironments().map(async (environment) => {
-        const lost = await environment.sandbox.lostReason().catch(() => undefined);
-        const busy = (this.leases.info(environment.id)?.busy ?? 0) > 0;
-        return {
-          environment_id: environment.id,
-          type: 'remote' as const,
-          status:
-            lost !== undefined ? ('lost' as const) : busy ? ('active' as const) : ('idle' as const),
-        };
-      }),
+      this.controller
+        .listEnvironments()
+        .filter((environment) => caller === undefined || canSee(environment.tenant, caller))
+        .map(async (environment) => {
+          const lost = await environment.sandbox.lostReason().catch(() => undefined);
+          const busy = (this.leases.info(environment.id)?.busy ?? 0) > 0;
+          return {
+            environment_id: environment.id,
+            type: 'remote' as const,
+            status:
+              lost !== undefined
+                ? ('lost' as const)
+                : busy
+                  ? ('active' as const)
+                  : ('idle' as const),
+            tenant: environment.tenant,
+          };
+        }),
     );
   }
 
   /** `DELETE /v1beta/environments/{id}`: container and volumes removed (an interaction in it fails). */
-  async deleteEnvironment(id: string): Promise<void> {
+  async deleteEnvironment(id: string, caller?: Caller): Promise<void> {
     await this.adoptEnvironment(id);
-    this.environmentAt(id, 'id');
-    this.leases.forget(id, 'deleted');
-    await this.controller.deleteEnvironment(id);
-    this.logger?.info({ environment: id }, 'environment deleted');
+    const environment = this.environmentAt(id, 'id', caller);
+    const actor = caller && caller.tenant !== environment.tenant ? caller.tenant : undefined;
+    this.leases.forget(id, 'deleted', environment.tenant);
+    await this.controller.deleteEnvironment(id, actor);
+    this.logger?.info(
+      { environment: id, tenant: environment.tenant, ...(actor ? { actor } : {}) },
+      'environment deleted',
+    );
   }
 
   /** Removes environments idle for the TTL; returns their ids. */
@@ -753,8 +876,8 @@ export class InteractionService {
         this.leases.track(environment.id, environment.lastUsedAt);
     const idle = this.leases.idle();
     for (const id of idle) {
-      this.leases.forget(id, 'expired');
-      const live = this.controller.listEnvironments().some((e) => e.id === id);
+      const live = this.controller.listEnvironments().find((e) => e.id === id);
+      this.leases.forget(id, 'expired', live?.tenant ?? null);
       if (!live) continue;
       this.logger?.info({ environment: id, ttl_ms: this.leases.ttlMs }, 'environment expired');
       await this.controller.deleteEnvironment(id).catch((error: unknown) => {
@@ -779,6 +902,7 @@ export class InteractionService {
   close(): Promise<void> {
     this.closing ??= (async () => {
       clearInterval(this.sweeper);
+      this.workspaceDisk?.close();
       await Promise.allSettled([...this.running]);
       if (this.closeController) await this.controller.close();
     })();

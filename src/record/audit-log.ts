@@ -38,6 +38,8 @@ export type AuditEntry =
       approval?: { status: string; reason: string | null; expires_at?: string };
       /** What hooks added to what the model was shown (`additionalContext`). */
       additional_context?: string[];
+      /** Who acted, when not the owner (an admin). */
+      actor?: string;
     }
   | {
       kind: 'environment';
@@ -45,6 +47,7 @@ export type AuditEntry =
       environment_id: string;
       event: 'created' | 'reattached' | 'gates_replaced' | 'deleted';
       detail?: unknown;
+      actor?: string;
     }
   | {
       /** An approver's answer to a call that waited (docs/dialects.md, "ask"). */
@@ -69,7 +72,14 @@ export function auditLogPath(home: string, environmentId: string): string {
 export class AuditLog {
   private fd: number | undefined;
 
-  constructor(readonly path: string) {
+  /**
+   * @param tenant the tenant that owns the environment: every entry carries it (docs/tenants.md,
+   *   "The record").
+   */
+  constructor(
+    readonly path: string,
+    readonly tenant: string | null = null,
+  ) {
     mkdirSync(join(path, '..'), { recursive: true });
     this.fd = openSync(path, 'a', 0o600);
   }
@@ -80,11 +90,12 @@ export class AuditLog {
    */
   append(entry: AuditEntry, budget?: AuditBudget): void {
     if (this.fd === undefined) return;
+    const tagged = this.tenant === null ? entry : { ...entry, tenant: this.tenant };
     const limit = Math.min(
       AUDIT_LIMITS.maxEntryBytes,
       Math.max(AUDIT_LIMITS.minEntryBytes, budget?.remainingBytes ?? Infinity),
     );
-    const line = boundedLine(entry, limit) + '\n';
+    const line = boundedLine(tagged, limit) + '\n';
     if (budget) budget.remainingBytes -= Buffer.byteLength(line);
     writeSync(this.fd, line);
   }
@@ -98,10 +109,10 @@ export class AuditLog {
 }
 
 /** Reads an environment's audit log back, entry by entry. */
-export function readAuditLog(path: string): AuditEntry[] {
+export function readAuditLog(path: string): (AuditEntry & { tenant?: string })[] {
   if (!existsSync(path)) return [];
   return readFileSync(path, 'utf8')
     .split('\n')
     .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as AuditEntry);
+    .map((line) => JSON.parse(line) as AuditEntry & { tenant?: string });
 }

@@ -125,6 +125,11 @@ export interface ContainerClient {
   removeContainer(id: string): Promise<void>;
   listContainers(labelFilter: string[]): Promise<ContainerSummary[]>;
   listVolumes(labelFilter: string[]): Promise<VolumeSummary[]>;
+  /**
+   * Bytes each volume holds, by name (the engine walks them: call it rarely). Optional: an engine
+   * that cannot tell leaves workspace-disk quotas unenforced.
+   */
+  volumeSizes?(): Promise<Map<string, number>>;
   /** Makes a network; returns it as the engine describes it (subnets assigned). */
   createNetwork(spec: NetworkSpec): Promise<NetworkSummary>;
   /** Removes a network by name or id; one that is gone already is fine. */

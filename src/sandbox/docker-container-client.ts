@@ -252,6 +252,34 @@ export class DockerContainerClient implements ContainerClient {
     }));
   }
 
+  async volumeSizes(): Promise<Map<string, number>> {
+    const usage = await this.call('disk usage of volumes', {}, async () => {
+      const modem = (
+        this.docker as unknown as {
+          modem: {
+            dial(options: object, callback: (error: unknown, data: unknown) => void): void;
+          };
+        }
+      ).modem;
+      return new Promise<{ Volumes?: { Name: string; UsageData?: { Size?: number } }[] }>(
+        (resolve, reject) =>
+          modem.dial(
+            {
+              path: '/system/df?',
+              method: 'GET',
+              options: { type: 'volume' },
+              statusCodes: { 200: true, 400: 'bad parameter', 500: 'server error' },
+            },
+            (error, data) => (error ? reject(error) : resolve(data as never)),
+          ),
+      );
+    });
+    const sizes = new Map<string, number>();
+    for (const volume of usage.Volumes ?? [])
+      if ((volume.UsageData?.Size ?? -1) >= 0) sizes.set(volume.Name, volume.UsageData!.Size!);
+    return sizes;
+  }
+
   async listVolumes(labelFilter: string[]): Promise<VolumeSummary[]> {
     const list = await this.call('list volumes', { labelFilter }, () =>
       this.docker.listVolumes({ filters: { label: labelFilter } }),

@@ -1,11 +1,17 @@
+import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import { httpStatusOf, toHookboxError, UserError } from '../errors/index.js';
 import type { InteractionService } from '../interactions/service.js';
-import type { InteractionEvent } from '../interactions/schema.js';
 import type { Logger } from '../record/logger.js';
-import { ApiKeyChecker } from './auth.js';
-import { isPublicConsolePath, registerConsole } from './console/routes.js';
+import { keyDigest, KeyTable, type TenantKey } from '../tenants/keys.js';
+import { quotaExceeded } from '../tenants/quotas.js';
+import { DEFAULT_TENANT_QUOTAS, LOCAL_CALLER, type Caller } from '../tenants/tenant.js';
+import { TokenBucketStore } from '../tenants/token-bucket-store.js';
+import { AllowedHosts } from './allowed-hosts.js';
+import { CLIENT_LIMIT_DEFAULTS, type ClientLimits } from './client-limits.js';
 import { errorBody, requestErrorOf } from './errors.js';
+import { EventStream, DEFAULT_STREAM_BUFFER_BYTES } from './event-stream.js';
+import { isPublicConsolePath, registerConsole } from './console/routes.js';
 import { HookboxMetrics } from './metrics.js';
 import { openApiDocument } from './openapi.js';
 
@@ -15,27 +21,61 @@ export const DEFAULT_BODY_LIMIT = 32 * 1024 * 1024;
 /** Paths anyone may read: no code runs behind them. */
 const PUBLIC_PATHS = new Set(['/healthz', '/openapi.json']);
 
+/** Requests per second one address may make to the public paths (no key, no tenant). */
+const PUBLIC_REQUESTS_PER_SECOND = 20;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who the request acts for (set once its key is checked; undefined on public paths). */
+    caller?: Caller;
+  }
+}
+
 export interface AppOptions {
   service: InteractionService;
   logger: Logger;
-  /** No keys: the API is open (only allowed on loopback; see `checkListenSafety`). */
+  /** Plain keys, each its own tenant. No keys at all: the API is open (loopback only). */
   apiKeys: readonly string[];
+  /** Keys with names, roles and quotas (docs/tenants.md); added to `apiKeys`. @default [] */
+  tenantKeys?: readonly TenantKey[];
+  /**
+   * Host names the server answers besides loopback ones (DNS-rebinding defence). With no key only
+   * loopback names (and these) are answered; with keys, when given, only these.
+   * @default []
+   */
+  allowedHosts?: readonly string[];
   /** @default 32 MiB */
   bodyLimit?: number;
+  /** Timeouts of slow clients (docs/tenants.md, "Client limits"). */
+  limits?: Pick<ClientLimits, 'headersTimeoutMs' | 'requestTimeoutMs' | 'keepAliveTimeoutMs'>;
+  /** A streaming client may leave this much unread before its stream is dropped. @default 8 MiB */
+  streamBufferBytes?: number;
   version: string;
   /** The Prometheus metrics `GET /metrics` answers with. @default new ones for this service */
   metrics?: HookboxMetrics;
 }
 
-function sseFrame(event: InteractionEvent): string {
-  return `event: ${event.event_type}\ndata: ${JSON.stringify(event)}\n\n`;
+/** The keys of a server: plain keys first (each its own tenant), then the structured ones. */
+export function keyTableOf(apiKeys: readonly string[], tenantKeys: readonly TenantKey[] = []) {
+  const plain: TenantKey[] = apiKeys.map((key) => {
+    const digest = keyDigest(key);
+    return {
+      name: `key-${digest.toString('hex').slice(0, 8)}`,
+      role: 'tenant',
+      digest,
+      quotas: DEFAULT_TENANT_QUOTAS,
+    };
+  });
+  return new KeyTable([...plain, ...tenantKeys]);
 }
 
 /** The Fastify app of `hookbox serve` (SPEC §9); `listen` is the caller's. */
 export function buildApp(options: AppOptions): FastifyInstance {
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const { service } = options;
-  const keys = new ApiKeyChecker(options.apiKeys);
+  const keys = keyTableOf(options.apiKeys, options.tenantKeys);
+  const hosts = new AllowedHosts(options.allowedHosts ?? [], keys.open);
+  const limits = { ...CLIENT_LIMIT_DEFAULTS, ...options.limits };
   const app = Fastify({
     loggerInstance: options.logger as FastifyBaseLogger,
     bodyLimit,
@@ -57,6 +97,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
             });
       void (reply as FastifyReply).status(httpStatusOf(failure)).send(errorBody(failure));
     },
+    // Slow clients (docs/tenants.md, "Client limits"): headers, then the whole request, in bounded
+    // time; Node checks these every second rather than its default 30.
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    http: { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: 1000 },
   });
 
   // JSON only: a text/plain body would otherwise reach the handlers as a string.
@@ -65,7 +110,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const metrics = options.metrics ?? new HookboxMetrics(service.controller, () => service.inFlight);
   if (!options.metrics) app.addHook('onClose', async () => metrics.close());
 
+  // Before any body is read: the Host check, then the key. A refused request's body is never read.
   app.addHook('onRequest', async (request) => {
+    hosts.check(request.headers.host);
     // Real clients send `Content-Type: application/json` on every request; a GET or DELETE with no
     // body has nothing to parse, so the header is dropped rather than refused as an empty body.
     if (
@@ -75,7 +122,20 @@ export function buildApp(options: AppOptions): FastifyInstance {
     )
       delete request.headers['content-type'];
     const path = request.url.split('?')[0]!;
-    if (!PUBLIC_PATHS.has(path) && !isPublicConsolePath(path)) keys.check(request.headers);
+    if (PUBLIC_PATHS.has(path) || isPublicConsolePath(path)) return;
+    const caller = keys.open ? LOCAL_CALLER : keys.identify(request.headers);
+    if (!caller)
+      throw new UserError('unauthenticated', 'x-goog-api-key: an API key is required', {
+        details: { field: 'x-goog-api-key' },
+      });
+    request.caller = caller;
+    // The console and the metrics show every tenant's activity: operators only (docs/console.md).
+    if ((path === '/metrics' || path.startsWith('/console/')) && caller.role !== 'admin')
+      throw new UserError(
+        'permission_denied',
+        `${path === '/metrics' ? '/metrics' : 'the console'} needs an admin key (docs/tenants.md, "Roles")`,
+        { details: { field: 'x-goog-api-key' } },
+      );
   });
 
   // The route's pattern, never the path: ids in paths would make a series per environment.
@@ -88,15 +148,47 @@ export function buildApp(options: AppOptions): FastifyInstance {
     );
   });
 
+  void app.register(rateLimit, {
+    global: true,
+    timeWindow: 1000,
+    // A token bucket (docs/tenants.md, "Quotas"): the plugin's own store counts fixed windows.
+    store: TokenBucketStore as never,
+    keyGenerator: (request) =>
+      request.caller ? `tenant:${request.caller.tenant}` : `address:${request.ip}`,
+    max: (request) =>
+      request.caller ? request.caller.quotas.requestsPerSecond : PUBLIC_REQUESTS_PER_SECOND,
+    // A server with no key has one user, on this machine.
+    allowList: () => keys.open,
+    errorResponseBuilder: (request, context) =>
+      quotaExceeded(
+        'requests_per_second',
+        `${request.caller ? `tenant ${request.caller.tenant}` : `address ${request.ip}`} is past its ${context.max} requests per second`,
+        context.ttl / 1000,
+      ),
+  });
+
   app.setErrorHandler((error, request, reply) => {
     const failure = requestErrorOf(error, bodyLimit);
     const status = httpStatusOf(failure);
     if (status >= 500) request.log.error({ err: error }, 'request failed');
     else
       request.log.info(
-        { code: failure.code, field: failure.details.field, status },
+        {
+          code: failure.code,
+          field: failure.details.field,
+          status,
+          tenant: request.caller?.tenant,
+        },
         'request refused',
       );
+    const retryAfter = failure.details.retry_after_s;
+    if (typeof retryAfter === 'number') void reply.header('retry-after', String(retryAfter));
+    if (failure.code === 'unauthenticated' || failure.code === 'permission_denied') {
+      // Answered without reading the body; the connection is closed, so a client trickling a body
+      // cannot hold it (docs/tenants.md, "Client limits").
+      void reply.header('connection', 'close');
+      reply.raw.once('finish', () => request.raw.socket?.destroy());
+    }
     void reply.status(status).send(errorBody(failure));
   });
 
@@ -109,71 +201,84 @@ export function buildApp(options: AppOptions): FastifyInstance {
     void reply.status(404).send(errorBody(failure));
   });
 
-  app.get('/healthz', async () => ({
-    status: 'ok',
-    version: options.version,
-    environments: service.controller.listEnvironments().length,
-    interactions_in_flight: service.inFlight,
-  }));
+  // The routes come after the rate limiter, whose hooks attach to routes declared after it.
+  void app.register(async (api) => {
+    api.get('/healthz', async () => ({
+      status: 'ok',
+      version: options.version,
+      environments: service.controller.listEnvironments().length,
+      interactions_in_flight: service.inFlight,
+    }));
 
-  const document = openApiDocument({ version: options.version, bodyLimit });
-  app.get('/openapi.json', async () => document);
+    const document = openApiDocument({ version: options.version, bodyLimit });
+    api.get('/openapi.json', async () => document);
 
-  app.get('/metrics', async (_request, reply) => {
-    const { contentType, body } = await metrics.text();
-    return reply.header('content-type', contentType).send(body);
-  });
-
-  registerConsole(app, service);
-
-  app.post('/v1beta/interactions', async (request, reply) => {
-    const prepared = await service.prepare(request.body);
-    if (!prepared.request.stream) return service.run(prepared);
-
-    // Server-sent events: every step as it happens, then the final Interaction.
-    reply.hijack();
-    const raw = reply.raw;
-    raw.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
+    api.get('/metrics', async (_request, reply) => {
+      const { contentType, body } = await metrics.text();
+      return reply.header('content-type', contentType).send(body);
     });
-    // A client that goes away does not stop the interaction (GET finds it); its socket errors are moot.
-    raw.on('error', (error) =>
-      request.log.info({ err: error }, 'event stream closed by the client'),
+
+    registerConsole(api, service);
+
+    api.post('/v1beta/interactions', async (request, reply) => {
+      const prepared = await service.prepare(request.body, request.caller);
+      if (!prepared.request.stream) return service.run(prepared);
+
+      // Server-sent events: every step as it happens, then the final Interaction.
+      reply.hijack();
+      const raw = reply.raw;
+      raw.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
+      // A client that goes away does not stop the interaction (GET finds it); its socket errors are moot.
+      raw.on('error', (error) =>
+        request.log.info({ err: error }, 'event stream closed by the client'),
+      );
+      const stream = new EventStream(
+        raw,
+        (reason) =>
+          request.log.warn(
+            { interaction: prepared.interaction.id, reason },
+            'event stream dropped: the client does not read',
+          ),
+        options.streamBufferBytes ?? DEFAULT_STREAM_BUFFER_BYTES,
+      );
+      try {
+        const final = await service.run(prepared, (event) => stream.send(event));
+        await stream.complete(final);
+      } catch (error) {
+        const failure = toHookboxError(error);
+        request.log.error({ err: error }, 'streamed interaction failed');
+        stream.send({
+          event_type: 'error',
+          error: { code: failure.code, message: failure.message },
+        });
+      } finally {
+        stream.end();
+      }
+      return reply;
+    });
+
+    api.get<{ Params: { id: string } }>('/v1beta/interactions/:id', async (request) =>
+      service.interactionAt(request.params.id, 'id', request.caller),
     );
-    const write = (event: InteractionEvent) => {
-      if (!raw.destroyed && !raw.writableEnded) raw.write(sseFrame(event));
-    };
-    try {
-      await service.run(prepared, write);
-    } catch (error) {
-      const failure = toHookboxError(error);
-      request.log.error({ err: error }, 'streamed interaction failed');
-      write({ event_type: 'error', error: { code: failure.code, message: failure.message } });
-    } finally {
-      if (!raw.writableEnded) raw.end();
-    }
-    return reply;
-  });
 
-  app.get<{ Params: { id: string } }>('/v1beta/interactions/:id', async (request) =>
-    service.interactionAt(request.params.id),
-  );
+    api.get('/v1beta/environments', async (request) => ({
+      environments: service.listEnvironments(request.caller),
+    }));
 
-  app.get('/v1beta/environments', async () => ({
-    environments: await service.listEnvironments(),
-  }));
+    api.get<{ Params: { id: string } }>('/v1beta/environments/:id', async (request) => {
+      await service.adoptEnvironment(request.params.id);
+      return service.environmentInfo(request.params.id, request.caller);
+    });
 
-  app.get<{ Params: { id: string } }>('/v1beta/environments/:id', async (request) => {
-    await service.adoptEnvironment(request.params.id);
-    return service.environmentInfo(request.params.id);
-  });
-
-  app.delete<{ Params: { id: string } }>('/v1beta/environments/:id', async (request) => {
-    await service.deleteEnvironment(request.params.id);
-    return {};
+    api.delete<{ Params: { id: string } }>('/v1beta/environments/:id', async (request) => {
+      await service.deleteEnvironment(request.params.id, request.caller);
+      return {};
+    });
   });
 
   return app;

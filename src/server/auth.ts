@@ -2,6 +2,9 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { UserError } from '../errors/index.js';
+import { requestKey } from '../tenants/keys.js';
+
+export { requestKey } from '../tenants/keys.js';
 
 /**
  * API keys: from `HOOKBOX_API_KEYS` (comma-separated) and from `--api-keys-file` (one key per line;
@@ -59,7 +62,7 @@ export function isLoopbackHost(host: string): boolean {
 /**
  * Refuses to serve without a key anywhere but on loopback: the API runs code.
  */
-export function checkListenSafety(host: string, keys: readonly string[]): void {
+export function checkListenSafety(host: string, keys: readonly unknown[]): void {
   if (keys.length === 0 && !isLoopbackHost(host)) {
     throw new UserError(
       'invalid_argument',
@@ -70,19 +73,6 @@ export function checkListenSafety(host: string, keys: readonly string[]): void {
 }
 
 const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
-
-/** The key a request carries: `x-goog-api-key`, or `Authorization: Bearer <key>`. */
-export function requestKey(
-  headers: Record<string, string | string[] | undefined>,
-): string | undefined {
-  const header = headers['x-goog-api-key'];
-  const direct = Array.isArray(header) ? header[0] : header;
-  if (direct) return direct.trim();
-  const authorization = headers.authorization;
-  const value = Array.isArray(authorization) ? authorization[0] : authorization;
-  const match = value ? /^Bearer\s+(.+)$/i.exec(value.trim()) : null;
-  return match?.[1]?.trim();
-}
 
 /**
  * Checks request keys against the configured ones in constant time: every key is compared (as a

@@ -7,13 +7,25 @@ import { InteractionService } from '../interactions/service.js';
 import type { InteractionStore } from '../interactions/store.js';
 import { packageRoot } from '../paths.js';
 import { createLogger, type Logger } from '../record/logger.js';
+import { QuotaBook, defaultMaxEnvironments } from '../tenants/quotas.js';
+import type { TenantKey } from '../tenants/keys.js';
+import { WorkspaceDisk } from '../tenants/workspace-disk.js';
 import { buildApp, DEFAULT_BODY_LIMIT } from './app.js';
 import { checkListenSafety } from './auth.js';
 import { HookboxMetrics } from './metrics.js';
 import { startMetricsServer, type MetricsServer } from './metrics-server.js';
+import {
+  CLIENT_LIMIT_DEFAULTS,
+  defaultMaxConnections,
+  guardConnections,
+  type ClientLimits,
+} from './client-limits.js';
 
 export { buildApp, DEFAULT_BODY_LIMIT } from './app.js';
 export { ApiKeyChecker, checkListenSafety, isLoopbackHost, loadApiKeys } from './auth.js';
+export { loadTenantKeys, type TenantKey } from '../tenants/keys.js';
+export { defaultMaxEnvironments } from '../tenants/quotas.js';
+export { type ClientLimits } from './client-limits.js';
 export { openApiDocument } from './openapi.js';
 export { HookboxMetrics } from './metrics.js';
 
@@ -25,8 +37,21 @@ export interface StartServerOptions {
   host?: string;
   /** 0 picks a free port. @default 8080 */
   port?: number;
-  /** No keys: only a loopback host is allowed. */
+  /** Plain keys, each its own tenant. No keys at all: only a loopback host is allowed. */
   apiKeys?: readonly string[];
+  /** Keys with names, roles and quotas (`--api-keys-file`, structured form; docs/tenants.md). */
+  tenantKeys?: readonly TenantKey[];
+  /** `--allowed-hosts`: `Host` names answered besides loopback ones. @default [] */
+  allowedHosts?: readonly string[];
+  /**
+   * `--max-environments`: live environments the server holds at most, across tenants.
+   * @default one per 256 MiB of the machine's memory, from 2 to 1000
+   */
+  maxEnvironments?: number;
+  /** Connection caps and timeouts of slow clients (docs/tenants.md, "Client limits"). */
+  limits?: ClientLimits;
+  /** A streaming client may leave this much unread before its stream is dropped. @default 8 MiB */
+  streamBufferBytes?: number;
   /** @default a pino logger on stderr at HOOKBOX_LOG_LEVEL, else info */
   logger?: Logger;
   /** @default Controller.start() (an engine must answer; the sandbox image is built if missing) */
@@ -76,7 +101,8 @@ export function packageVersion(): string {
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const host = options.host ?? DEFAULT_HOST;
   const apiKeys = options.apiKeys ?? [];
-  checkListenSafety(host, apiKeys);
+  checkListenSafety(host, [...apiKeys, ...(options.tenantKeys ?? [])]);
+  const maxEnvironments = options.maxEnvironments ?? defaultMaxEnvironments();
   const logger = options.logger ?? createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'info' });
   const controller = options.controller ?? (await Controller.start({ logger, startEngine: false }));
   const service = new InteractionService({
@@ -89,17 +115,41 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       : { environmentTtlMs: options.environmentTtlMs }),
     ...(options.sweepIntervalMs === undefined ? {} : { sweepIntervalMs: options.sweepIntervalMs }),
     closeController: !options.keepEnvironmentsOnClose,
+    quotas: new QuotaBook(maxEnvironments),
+    ...(controller.client.volumeSizes
+      ? {
+          workspaceDisk: new WorkspaceDisk(
+            controller.client as typeof controller.client & {
+              volumeSizes: () => Promise<Map<string, number>>;
+            },
+            logger,
+          ),
+        }
+      : {}),
   });
   const metrics = new HookboxMetrics(controller, () => service.inFlight);
   const app = buildApp({
     service,
     logger,
     apiKeys,
+    ...(options.tenantKeys ? { tenantKeys: options.tenantKeys } : {}),
+    ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.streamBufferBytes ? { streamBufferBytes: options.streamBufferBytes } : {}),
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     version: packageVersion(),
     metrics,
   });
   let metricsServer: MetricsServer | undefined;
+  guardConnections(
+    app.server,
+    {
+      maxConnections: options.limits?.maxConnections ?? defaultMaxConnections(maxEnvironments),
+      maxConnectionsPerAddress:
+        options.limits?.maxConnectionsPerAddress ?? CLIENT_LIMIT_DEFAULTS.maxConnectionsPerAddress,
+    },
+    (address, why) => logger.debug({ address, why }, 'connection refused'),
+  );
   try {
     await app.listen({ host, port: options.port ?? DEFAULT_PORT });
     if (options.metricsPort !== undefined)

@@ -36,8 +36,19 @@ const json = (id: string) => ({ 'application/json': { schema: { $ref: REF(id) } 
 const errors = {
   '400': { description: 'Bad request: the message names the field', content: json('Error') },
   '401': { description: 'Missing or wrong API key', content: json('Error') },
-  '404': { description: 'Unknown id', content: json('Error') },
+  '403': {
+    description: 'A Host header this server does not answer (DNS-rebinding defence)',
+    content: json('Error'),
+  },
+  '404': {
+    description: "Unknown id, or another tenant's (the same answer)",
+    content: json('Error'),
+  },
   '413': { description: 'Body over the size limit', content: json('Error') },
+  '429': {
+    description: 'Past a quota (`details.quota`); the Retry-After header says when to try again',
+    content: json('Error'),
+  },
   '5XX': { description: 'hookbox or the engine failed', content: json('Error') },
 };
 

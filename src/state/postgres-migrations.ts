@@ -31,6 +31,12 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
     name: 'which replica made an environment',
     sql: `ALTER TABLE environments ADD COLUMN controller_id TEXT;`,
   },
+  {
+    version: 3,
+    name: 'the tenant that made each environment and interaction (docs/tenants.md)',
+    sql: `ALTER TABLE environments ADD COLUMN tenant TEXT;
+      ALTER TABLE interactions ADD COLUMN tenant TEXT;`,
+  },
 ];
 
 /** Any constant key for pg_advisory_xact_lock: "hookbox" in ASCII. */

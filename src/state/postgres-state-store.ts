@@ -13,6 +13,7 @@ const environmentRowSchema = z.object({
   settings: z.record(z.string(), z.unknown()),
   hooks_json: z.string().nullable(),
   last_used: iso,
+  tenant: z.string().nullable().default(null),
 });
 
 const interactionRowSchema = z.object({
@@ -21,6 +22,7 @@ const interactionRowSchema = z.object({
   status: z.string(),
   body: z.record(z.string(), z.unknown()),
   updated: iso,
+  tenant: z.string().nullable().default(null),
 });
 
 /** The URL without its password, for logs. */
@@ -129,8 +131,8 @@ export class PostgresStateStore implements ControllerStateStore {
 
   async saveEnvironment(row: EnvironmentRow): Promise<void> {
     await this.pool.query(
-      `INSERT INTO environments (id, container_id, created, settings, hooks_json, last_used, controller_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)
+      `INSERT INTO environments (id, container_id, created, settings, hooks_json, last_used, controller_id, tenant)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
        ON CONFLICT (id) DO UPDATE SET container_id = excluded.container_id, settings = excluded.settings,
          hooks_json = excluded.hooks_json, last_used = excluded.last_used`,
       [
@@ -141,6 +143,7 @@ export class PostgresStateStore implements ControllerStateStore {
         row.hooks_json,
         row.last_used,
         this.controllerId ?? null,
+        row.tenant ?? null,
       ],
     );
   }
@@ -169,10 +172,17 @@ export class PostgresStateStore implements ControllerStateStore {
 
   async saveInteraction(row: InteractionRow): Promise<void> {
     await this.pool.query(
-      `INSERT INTO interactions (id, environment_id, status, body, updated) VALUES ($1, $2, $3, $4, $5)
+      `INSERT INTO interactions (id, environment_id, status, body, updated, tenant) VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (id) DO UPDATE SET environment_id = excluded.environment_id, status = excluded.status,
          body = excluded.body, updated = excluded.updated`,
-      [row.id, row.environment_id, row.status, JSON.stringify(row.body), row.updated],
+      [
+        row.id,
+        row.environment_id,
+        row.status,
+        JSON.stringify(row.body),
+        row.updated,
+        row.tenant ?? null,
+      ],
     );
   }
 

@@ -1,26 +1,57 @@
-import { interactionSchema, type Interaction } from '../interactions/schema.js';
-import type { InteractionStore } from '../interactions/store.js';
+import { interactionSchema, type Interaction, type Step } from '../interactions/schema.js';
+import type { InteractionHead, InteractionStore } from '../interactions/store.js';
 import type { ControllerStateStore } from './store.js';
 
 /**
  * Interactions in a {@link ControllerStateStore} (PostgreSQL): every replica reads what any replica
- * wrote. Interactions are validated when read back.
+ * wrote. Interactions are validated when read back. A running interaction is kept here by the
+ * replica that runs it and written whole at each step (one row per interaction: replicas read it
+ * as one document); it leaves memory when it ends.
  */
 export class SharedInteractionStore implements InteractionStore {
+  private readonly running = new Map<string, { interaction: Interaction; tenant: string | null }>();
+
   constructor(private readonly state: ControllerStateStore) {}
 
-  async put(interaction: Interaction): Promise<void> {
+  async put(interaction: Interaction, tenant: string | null = null): Promise<void> {
+    const copy = structuredClone(interaction);
+    if (copy.status === 'in_progress') this.running.set(copy.id, { interaction: copy, tenant });
+    await this.save(copy, tenant);
+  }
+
+  async appendStep(id: string, index: number, step: Step): Promise<void> {
+    const entry = this.running.get(id);
+    if (!entry) return;
+    entry.interaction.steps[index] = step;
+    await this.save(entry.interaction, entry.tenant);
+  }
+
+  async update(id: string, head: InteractionHead): Promise<void> {
+    const entry = this.running.get(id);
+    if (!entry) return;
+    Object.assign(entry.interaction, head);
+    if (head.status !== 'in_progress') this.running.delete(id);
+    await this.save(entry.interaction, entry.tenant);
+  }
+
+  async get(id: string): Promise<Interaction | undefined> {
+    const row = await this.state.interaction(id);
+    return row === undefined ? undefined : interactionSchema.parse(row.body);
+  }
+
+  async tenantOf(id: string): Promise<string | null | undefined> {
+    const row = await this.state.interaction(id);
+    return row === undefined ? undefined : (row.tenant ?? null);
+  }
+
+  private async save(interaction: Interaction, tenant: string | null): Promise<void> {
     await this.state.saveInteraction({
       id: interaction.id,
       environment_id: interaction.environment_id,
       status: interaction.status,
       body: interaction as unknown as Record<string, unknown>,
       updated: interaction.updated,
+      tenant,
     });
-  }
-
-  async get(id: string): Promise<Interaction | undefined> {
-    const row = await this.state.interaction(id);
-    return row === undefined ? undefined : interactionSchema.parse(row.body);
   }
 }

@@ -1,24 +1,55 @@
-import { interactionSchema, type Interaction } from '../interactions/schema.js';
-import type { InteractionStore } from '../interactions/store.js';
+import { interactionSchema, type Interaction, type Step } from '../interactions/schema.js';
+import type { InteractionHead, InteractionStore } from '../interactions/store.js';
 import type { StateStore } from './state-store.js';
 
-/** Interactions in the controller's state file, so they can be read after a restart. */
+/**
+ * Interactions in the controller's state file, so they can be read after a restart. The row holds
+ * everything but the steps; each step is a row of its own, appended as it happens.
+ */
 export class SqliteInteractionStore implements InteractionStore {
   constructor(readonly state: StateStore) {}
 
-  async put(interaction: Interaction): Promise<void> {
+  async put(interaction: Interaction, tenant: string | null = null): Promise<void> {
     this.state.saveInteraction({
       id: interaction.id,
       environment_id: interaction.environment_id,
       status: interaction.status,
-      body: interaction as unknown as Record<string, unknown>,
+      body: { ...interaction, steps: [] } as unknown as Record<string, unknown>,
       updated: interaction.updated,
+      tenant,
     });
+    this.state.replaceInteractionSteps(interaction.id, interaction.steps);
+  }
+
+  async appendStep(id: string, index: number, step: Step): Promise<void> {
+    this.state.appendInteractionStep(id, index, step);
+  }
+
+  async update(id: string, head: InteractionHead): Promise<void> {
+    const row = this.state.interaction(id);
+    if (!row) return;
+    const body: Record<string, unknown> = {
+      ...row.body,
+      status: head.status,
+      output_text: head.output_text,
+      updated: head.updated,
+    };
+    if (head.error === undefined) delete body.error;
+    else body.error = head.error;
+    this.state.saveInteraction({ ...row, status: head.status, updated: head.updated, body });
   }
 
   async get(id: string): Promise<Interaction | undefined> {
     const row = this.state.interaction(id);
-    return row === undefined ? undefined : interactionSchema.parse(row.body);
+    if (row === undefined) return undefined;
+    const rows = this.state.interactionSteps(id);
+    const inBody = Array.isArray(row.body.steps) ? (row.body.steps as unknown[]) : [];
+    return interactionSchema.parse({ ...row.body, steps: [...inBody, ...rows] });
+  }
+
+  async tenantOf(id: string): Promise<string | null | undefined> {
+    const row = this.state.interaction(id);
+    return row === undefined ? undefined : (row.tenant ?? null);
   }
 
   /**
@@ -29,13 +60,12 @@ export class SqliteInteractionStore implements InteractionStore {
     const now = new Date().toISOString();
     const interrupted = this.state.interactionsWithStatus('in_progress');
     for (const row of interrupted) {
-      const interaction = interactionSchema.parse(row.body);
       this.state.saveInteraction({
         ...row,
         status: 'failed',
         updated: now,
         body: {
-          ...interaction,
+          ...row.body,
           status: 'failed',
           updated: now,
           error: { code: 'controller_restarted', message: reason },

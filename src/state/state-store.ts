@@ -14,6 +14,8 @@ export interface EnvironmentRow {
   /** The hooks.json in force (null: no hooks). */
   hooks_json: string | null;
   last_used: string;
+  /** The tenant that made it (docs/tenants.md); null: none (the library, or an older state file). */
+  tenant?: string | null;
 }
 
 /** A stored interaction: its JSON as the API returns it, plus what queries need. */
@@ -23,6 +25,8 @@ export interface InteractionRow {
   status: string;
   body: Record<string, unknown>;
   updated: string;
+  /** The tenant that made it; null: none. */
+  tenant?: string | null;
 }
 
 const environmentRowSchema = z.object({
@@ -32,6 +36,7 @@ const environmentRowSchema = z.object({
   settings: z.string().transform((text) => JSON.parse(text) as Record<string, unknown>),
   hooks_json: z.string().nullable(),
   last_used: z.string(),
+  tenant: z.string().nullable(),
 });
 
 const interactionRowSchema = z.object({
@@ -40,6 +45,7 @@ const interactionRowSchema = z.object({
   status: z.string(),
   body: z.string().transform((text) => JSON.parse(text) as Record<string, unknown>),
   updated: z.string(),
+  tenant: z.string().nullable(),
 });
 
 /**
@@ -65,18 +71,27 @@ export class StateStore {
       CREATE TABLE IF NOT EXISTS interactions (
         id TEXT PRIMARY KEY, environment_id TEXT, status TEXT NOT NULL, body TEXT NOT NULL, updated TEXT NOT NULL);
       CREATE INDEX IF NOT EXISTS interactions_status ON interactions(status);
+      CREATE TABLE IF NOT EXISTS interaction_steps (
+        interaction_id TEXT NOT NULL, idx INTEGER NOT NULL, step TEXT NOT NULL,
+        PRIMARY KEY (interaction_id, idx));
     `);
+    // Columns are only ever added (docs/operations.md, "Upgrades"): the owner of each resource.
+    for (const table of ['environments', 'interactions']) {
+      const columns = this.db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[];
+      if (!columns.some((column) => column.name === 'tenant'))
+        this.db.exec(`ALTER TABLE ${table} ADD COLUMN tenant TEXT`);
+    }
   }
 
   saveEnvironment(row: EnvironmentRow): void {
     this.db
       .prepare(
-        `INSERT INTO environments (id, container_id, created, settings, hooks_json, last_used)
-         VALUES (@id, @container_id, @created, @settings, @hooks_json, @last_used)
+        `INSERT INTO environments (id, container_id, created, settings, hooks_json, last_used, tenant)
+         VALUES (@id, @container_id, @created, @settings, @hooks_json, @last_used, @tenant)
          ON CONFLICT(id) DO UPDATE SET container_id = excluded.container_id, settings = excluded.settings,
            hooks_json = excluded.hooks_json, last_used = excluded.last_used`,
       )
-      .run({ ...row, settings: JSON.stringify(row.settings) });
+      .run({ ...row, settings: JSON.stringify(row.settings), tenant: row.tenant ?? null });
   }
 
   touchEnvironment(id: string, at = new Date().toISOString()): void {
@@ -105,11 +120,41 @@ export class StateStore {
   saveInteraction(row: InteractionRow): void {
     this.db
       .prepare(
-        `INSERT INTO interactions (id, environment_id, status, body, updated) VALUES (@id, @environment_id, @status, @body, @updated)
+        `INSERT INTO interactions (id, environment_id, status, body, updated, tenant)
+         VALUES (@id, @environment_id, @status, @body, @updated, @tenant)
          ON CONFLICT(id) DO UPDATE SET environment_id = excluded.environment_id, status = excluded.status,
            body = excluded.body, updated = excluded.updated`,
       )
-      .run({ ...row, body: JSON.stringify(row.body) });
+      .run({ ...row, body: JSON.stringify(row.body), tenant: row.tenant ?? null });
+  }
+
+  /** Replaces an interaction's saved steps (with `saveInteraction`, a save of the whole). */
+  replaceInteractionSteps(id: string, steps: readonly unknown[]): void {
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM interaction_steps WHERE interaction_id = ?').run(id);
+      const insert = this.db.prepare(
+        'INSERT INTO interaction_steps (interaction_id, idx, step) VALUES (?, ?, ?)',
+      );
+      steps.forEach((step, index) => insert.run(id, index, JSON.stringify(step)));
+    })();
+  }
+
+  /** Saves one more step: a row of its own, so saving never rewrites the steps before it. */
+  appendInteractionStep(id: string, index: number, step: unknown): void {
+    this.db
+      .prepare(
+        'INSERT OR REPLACE INTO interaction_steps (interaction_id, idx, step) VALUES (?, ?, ?)',
+      )
+      .run(id, index, JSON.stringify(step));
+  }
+
+  /** The steps saved as rows, in order (an older state file kept them in the body instead). */
+  interactionSteps(id: string): unknown[] {
+    return (
+      this.db
+        .prepare('SELECT step FROM interaction_steps WHERE interaction_id = ? ORDER BY idx')
+        .all(id) as { step: string }[]
+    ).map((row) => JSON.parse(row.step) as unknown);
   }
 
   interaction(id: string): InteractionRow | undefined {

@@ -1,15 +1,27 @@
 import type { CaseResult } from './run-fixtures.js';
 
-/** Characters XML 1.0 cannot hold at all (control characters other than tab, newline, return). */
-function isXmlChar(character: string): boolean {
-  const code = character.charCodeAt(0);
-  return code === 0x9 || code === 0xa || code === 0xd || code >= 0x20;
+/**
+ * Whether XML 1.0 can hold a code point (its `Char` production): tab, newline, return,
+ * U+0020–U+D7FF, U+E000–U+FFFD and U+10000–U+10FFFF. Not U+FFFE, U+FFFF, other control characters
+ * or lone surrogates; tool output is untrusted and may hold any of them.
+ */
+export function isXmlChar(code: number): boolean {
+  return (
+    code === 0x9 ||
+    code === 0xa ||
+    code === 0xd ||
+    (code >= 0x20 && code <= 0xd7ff) ||
+    (code >= 0xe000 && code <= 0xfffd) ||
+    (code >= 0x10000 && code <= 0x10ffff)
+  );
 }
 
-function escape(text: string): string {
-  return [...text]
-    .filter(isXmlChar)
-    .join('')
+/** Text as XML character data or an attribute value: characters XML cannot hold are dropped. */
+export function escape(text: string): string {
+  // `for…of` walks code points: a valid surrogate pair is one, a lone surrogate stays alone.
+  let kept = '';
+  for (const character of text) if (isXmlChar(character.codePointAt(0)!)) kept += character;
+  return kept
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')

@@ -12,6 +12,8 @@ import { Controller } from '../../src/environments/controller.js';
 import type { Interaction } from '../../src/interactions/schema.js';
 import { createLogger } from '../../src/record/logger.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
+import { keyDigest } from '../../src/tenants/keys.js';
+import { DEFAULT_TENANT_QUOTAS } from '../../src/tenants/tenant.js';
 
 const KEY = 'console-test-key-0123';
 const CHROMIUM = process.env.HOOKBOX_CHROMIUM ?? '/usr/bin/chromium';
@@ -92,7 +94,17 @@ beforeAll(async () => {
     logger,
     startEngine: false,
   });
-  server = await startServer({ host: '127.0.0.1', port: 0, apiKeys: [KEY], logger, controller });
+  // The console needs an admin key (docs/console.md).
+  server = await startServer({
+    host: '127.0.0.1',
+    port: 0,
+    apiKeys: [],
+    tenantKeys: [
+      { name: 'ops', role: 'admin', digest: keyDigest(KEY), quotas: DEFAULT_TENANT_QUOTAS },
+    ],
+    logger,
+    controller,
+  });
   profile = mkdtempSync(join(tmpdir(), 'hookbox-chromium-'));
   browser = await puppeteer.launch({
     executablePath: CHROMIUM,

@@ -9,9 +9,12 @@ import { Controller } from '../../src/environments/controller.js';
 import type { Interaction } from '../../src/interactions/schema.js';
 import { createLogger } from '../../src/record/logger.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
+import { keyDigest } from '../../src/tenants/keys.js';
+import { DEFAULT_TENANT_QUOTAS } from '../../src/tenants/tenant.js';
 import { codeCall, scripted, SECURITY_GATE_REQUEST } from '../unit/interactions/gemini-requests.js';
 
 const KEY = 'metrics-test-key-0123';
+const TENANT_KEY = 'tenant-key-not-an-admin';
 let server: RunningServer;
 
 beforeAll(async () => {
@@ -24,7 +27,11 @@ beforeAll(async () => {
   server = await startServer({
     host: '127.0.0.1',
     port: 0,
-    apiKeys: [KEY],
+    // The operator's key: /metrics and the console need an admin (docs/console.md); TENANT_KEY is a tenant's.
+    apiKeys: [TENANT_KEY],
+    tenantKeys: [
+      { name: 'ops', role: 'admin', digest: keyDigest(KEY), quotas: DEFAULT_TENANT_QUOTAS },
+    ],
     logger,
     controller,
     metricsPort: 0,
@@ -68,6 +75,10 @@ describe('GET /metrics', () => {
       const wrong = await scrape(`${server.url}${path}`, 'not-the-right-key');
       expect(wrong.status, path).toBe(401);
       expect(wrong.text).not.toContain('hookbox_');
+      // A tenant's key is a key, but not an operator's: the metrics show every tenant's activity.
+      const tenant = await scrape(`${server.url}${path}`, TENANT_KEY);
+      expect(tenant.status, path).toBe(403);
+      expect(tenant.text).not.toContain('hookbox_');
     }
     // The page itself holds no data and needs no key.
     const page = await fetch(`${server.url}/console`);

@@ -14,10 +14,11 @@ import {
   checkListenSafety,
   DEFAULT_HOST,
   DEFAULT_PORT,
-  loadApiKeys,
+  loadTenantKeys,
   startServer,
 } from '../../server/index.js';
 import { runtimeOption } from '../runtime-option.js';
+import { defaultMaxEnvironments } from '../../tenants/quotas.js';
 import type { CliIo } from '../io.js';
 import { buildProgressFor, createProgress } from '../progress.js';
 import { SqliteStateAdapter } from '../../state/sqlite-state-adapter.js';
@@ -48,6 +49,9 @@ export interface ServeCommandOptions {
   namespace?: string;
   sandboxImage?: string;
   runtimeClass?: string[];
+  allowedHosts?: string;
+  maxEnvironments?: string;
+  maxConnectionsPerAddress?: string;
 }
 
 /** `--backend`: where sandboxes run. Kubernetes brings its client and the image to use as is. */
@@ -66,6 +70,19 @@ async function backendOptions(
     `--backend: must be docker or kubernetes (got ${JSON.stringify(backend)})`,
     { details: { field: '--backend' } },
   );
+}
+
+function wholeNumber(value: string | undefined, option: string, min: number, max: number) {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < min || number > max) {
+    throw new UserError(
+      'invalid_argument',
+      `${option}: must be a whole number from ${min} to ${max} (got ${JSON.stringify(value)})`,
+      { details: { field: option } },
+    );
+  }
+  return number;
 }
 
 function parsePoolSize(value: string | undefined): number {
@@ -156,10 +173,23 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIo): Pro
     options.metricsPort === undefined
       ? undefined
       : parsePort(options.metricsPort, '--metrics-port');
-  const apiKeys = loadApiKeys(
+  const tenantKeys = loadTenantKeys(
     options.apiKeysFile === undefined ? {} : { file: options.apiKeysFile },
   );
-  checkListenSafety(host, apiKeys);
+  checkListenSafety(host, tenantKeys);
+  const maxEnvironments =
+    wholeNumber(options.maxEnvironments, '--max-environments', 1, 100_000) ??
+    defaultMaxEnvironments();
+  const perAddress = wholeNumber(
+    options.maxConnectionsPerAddress,
+    '--max-connections-per-address',
+    1,
+    1_000_000,
+  );
+  const allowedHosts = (options.allowedHosts ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
   const poolSize = parsePoolSize(options.poolSize);
   const poolSizes = parsePoolSpec(options.pool);
   if (options.poolSize !== undefined && poolSizes.default !== undefined)
@@ -217,14 +247,17 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIo): Pro
   const server = await startServer({
     host,
     port,
-    apiKeys,
+    tenantKeys,
+    allowedHosts,
+    maxEnvironments,
+    ...(perAddress === undefined ? {} : { limits: { maxConnectionsPerAddress: perAddress } }),
     logger,
     controller,
     ...(store ? { store, keepEnvironmentsOnClose: true } : {}),
     ...(metricsPort === undefined ? {} : { metricsPort }),
   });
   io.stderr(
-    `hookbox serve: listening on ${server.url} (${apiKeys.length > 0 ? `${apiKeys.length} API key(s)` : 'no API key: loopback only'}; state ${stateFile ?? (options.stateUrl !== undefined ? 'in PostgreSQL' : 'in memory only (--no-state)')}); console at ${server.url}/console\n`,
+    `hookbox serve: listening on ${server.url} (${tenantKeys.length > 0 ? `${tenantKeys.length} API key(s), ${new Set(tenantKeys.map((key) => key.name)).size} tenant(s)` : 'no API key: loopback only'}; at most ${maxEnvironments} environments; state ${stateFile ?? (options.stateUrl !== undefined ? 'in PostgreSQL' : 'in memory only (--no-state)')}); console at ${server.url}/console\n`,
   );
   if (server.metricsUrl)
     io.stderr(`hookbox serve: metrics (no key, loopback only) at ${server.metricsUrl}/metrics\n`);

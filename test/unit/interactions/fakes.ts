@@ -36,6 +36,8 @@ export class FakeEnvironment {
     readonly id: string,
     readonly vocabulary: VocabularyId,
     readonly sources: unknown[],
+    readonly tenant: string | null = null,
+    readonly pooled = false,
   ) {}
 
   async call(call: ToolCall): Promise<CallOutcome> {
@@ -103,6 +105,7 @@ export class FakeController {
       `env_fake${String(++counter).padStart(16, '0')}`,
       options.vocabulary ?? DEFAULT_VOCABULARY,
       options.sources ?? [],
+      options.tenant ?? null,
     );
     this.environments.set(environment.id, environment);
     return environment;

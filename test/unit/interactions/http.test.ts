@@ -210,6 +210,7 @@ describe('the TypeScript client', () => {
       environment_id: interaction.environment_id,
       type: 'remote',
       status: 'idle',
+      tenant: expect.stringMatching(/^key-[0-9a-f]{8}$/),
     });
     await hookbox.environments.delete(interaction.environment_id);
     await expect(hookbox.environments.get(interaction.environment_id)).rejects.toMatchObject({

@@ -1,0 +1,134 @@
+import { totalmem } from 'node:os';
+import { UserError } from '../errors/index.js';
+import type { Caller } from './tenant.js';
+
+const MIB = 1024 * 1024;
+
+/**
+ * The server-wide ceiling on live environments when `--max-environments` is not given: one per
+ * 256 MiB of the machine's memory, from 2 to 1000 (docs/operations.md, "Sizing"). An idle
+ * environment uses far less; the ceiling leaves room for the ones that work.
+ */
+export function defaultMaxEnvironments(memoryBytes = totalmem()): number {
+  return Math.max(2, Math.min(1000, Math.floor(memoryBytes / (256 * MIB))));
+}
+
+/** A 429 in hookbox's shape, naming the quota (`details.quota`) and when to try again. */
+export function quotaExceeded(quota: string, message: string, retryAfterS: number): UserError {
+  return new UserError('quota_exceeded', `${quota}: ${message}`, {
+    details: { field: quota, quota, retry_after_s: Math.max(1, Math.ceil(retryAfterS)) },
+  });
+}
+
+/** How long a refused client is told to wait when nothing says when room will be made. */
+const RETRY_AFTER_BUSY_S = 5;
+
+/**
+ * Counts what each tenant holds against its quotas, and the server-wide ceiling. Checks and
+ * reservations are synchronous, so concurrent requests cannot both take the last place; a
+ * reservation is given back with the function each check returns (when the thing is made, or failed).
+ */
+export class QuotaBook {
+  private readonly creating = new Map<string, number>();
+  private creatingTotal = 0;
+  private readonly running = new Map<string, number>();
+  private readonly handOuts = new Map<string, number[]>();
+
+  constructor(
+    /** Live environments the server holds at most, across tenants. */
+    readonly maxEnvironments: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * Reserves room for one new environment of the caller's, given how many live environments the
+   * tenant and the server hold now. Throws a 429 past the tenant's quota or the server's ceiling.
+   */
+  reserveEnvironment(caller: Caller, tenantLive: number, serverLive: number): () => void {
+    const mine = tenantLive + (this.creating.get(caller.tenant) ?? 0);
+    if (mine >= caller.quotas.environments) {
+      throw quotaExceeded(
+        'environments',
+        `tenant ${caller.tenant} has ${mine} live environment(s), its quota; delete one (DELETE /v1beta/environments/{id}) or wait for one to expire`,
+        RETRY_AFTER_BUSY_S,
+      );
+    }
+    if (serverLive + this.creatingTotal >= this.maxEnvironments) {
+      throw quotaExceeded(
+        'max_environments',
+        `the server holds ${this.maxEnvironments} live environment(s), its ceiling (--max-environments); try again later`,
+        RETRY_AFTER_BUSY_S,
+      );
+    }
+    this.creating.set(caller.tenant, (this.creating.get(caller.tenant) ?? 0) + 1);
+    this.creatingTotal += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.creatingTotal -= 1;
+      const left = (this.creating.get(caller.tenant) ?? 1) - 1;
+      if (left > 0) this.creating.set(caller.tenant, left);
+      else this.creating.delete(caller.tenant);
+    };
+  }
+
+  /** Counts one interaction of the caller's as running; throws a 429 past its quota. */
+  startInteraction(caller: Caller): () => void {
+    const now = this.running.get(caller.tenant) ?? 0;
+    if (now >= caller.quotas.interactions) {
+      throw quotaExceeded(
+        'interactions',
+        `tenant ${caller.tenant} has ${now} interaction(s) running, its quota; wait for one to end`,
+        RETRY_AFTER_BUSY_S,
+      );
+    }
+    this.running.set(caller.tenant, now + 1);
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      const left = (this.running.get(caller.tenant) ?? 1) - 1;
+      if (left > 0) this.running.set(caller.tenant, left);
+      else this.running.delete(caller.tenant);
+    };
+  }
+
+  /** Interactions the tenant has running now. */
+  runningOf(tenant: string): number {
+    return this.running.get(tenant) ?? 0;
+  }
+
+  private recentHandOuts(tenant: string): number[] {
+    const since = this.now() - 60_000;
+    const recent = (this.handOuts.get(tenant) ?? []).filter((at) => at > since);
+    if (recent.length > 0) this.handOuts.set(tenant, recent);
+    else this.handOuts.delete(tenant);
+    return recent;
+  }
+
+  /**
+   * Whether the tenant may be handed a warm-pool environment now: fewer than its quota of hand-outs
+   * in the last minute. Past it, its environments are made cold (docs/tenants.md, "Quotas").
+   */
+  pooledAllowed(caller: Caller): boolean {
+    return this.recentHandOuts(caller.tenant).length < caller.quotas.pooledPerMinute;
+  }
+
+  /** Records one warm-pool hand-out to the tenant. */
+  recordPooled(caller: Caller): void {
+    this.handOuts.set(caller.tenant, [...this.recentHandOuts(caller.tenant), this.now()]);
+  }
+
+  /** Throws a 429 when the tenant's environments hold its quota of workspace disk or more. */
+  checkDisk(caller: Caller, usedBytes: number): void {
+    const quota = caller.quotas.diskMb * MIB;
+    if (usedBytes >= quota) {
+      throw quotaExceeded(
+        'disk_mb',
+        `tenant ${caller.tenant}'s environments hold ${(usedBytes / MIB).toFixed(0)} MiB of workspace, its quota is ${caller.quotas.diskMb} MiB; delete files or environments`,
+        60,
+      );
+    }
+  }
+}

@@ -1,0 +1,53 @@
+import type { Logger } from '../record/logger.js';
+import type { ContainerClient } from '../sandbox/container-client.js';
+import { volumeName } from '../sandbox/sandbox.js';
+
+/** How often workspace volumes are measured. @default 30 s */
+export const DEFAULT_DISK_MEASURE_INTERVAL_MS = 30_000;
+
+/**
+ * What each environment's workspace volume holds, measured by the engine every interval (Docker
+ * volumes have no size limit of their own, so a tenant's `disk_mb` quota is checked against the
+ * last measurement when a request comes; docs/tenants.md, "Quotas").
+ */
+export class WorkspaceDisk {
+  private sizes = new Map<string, number>();
+  private readonly timer: NodeJS.Timeout;
+  private measuring: Promise<void> | undefined;
+
+  constructor(
+    private readonly client: ContainerClient & Required<Pick<ContainerClient, 'volumeSizes'>>,
+    private readonly logger?: Logger,
+    everyMs = DEFAULT_DISK_MEASURE_INTERVAL_MS,
+  ) {
+    this.timer = setInterval(() => void this.refresh(), everyMs);
+    this.timer.unref();
+  }
+
+  /** Measures again now (one measurement at a time). */
+  refresh(): Promise<void> {
+    this.measuring ??= this.client
+      .volumeSizes()
+      .then((sizes) => {
+        this.sizes = sizes;
+      })
+      .catch((error: unknown) =>
+        this.logger?.warn({ error: (error as Error).message }, 'measuring workspace disk failed'),
+      )
+      .finally(() => {
+        this.measuring = undefined;
+      });
+    return this.measuring;
+  }
+
+  /** Bytes the workspaces of these environments held at the last measurement. */
+  usedBy(environmentIds: readonly string[]): number {
+    let total = 0;
+    for (const id of environmentIds) total += this.sizes.get(volumeName(id, 'workspace')) ?? 0;
+    return total;
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+  }
+}

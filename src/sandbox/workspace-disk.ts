@@ -6,6 +6,7 @@ import {
   readdirSync,
   rmSync,
   statSync,
+  statfsSync,
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
@@ -35,6 +36,29 @@ const ROOT_OWNER = '0:1000';
  */
 export function diskRootOf(home: string): string {
   return join(home, 'disks');
+}
+
+/**
+ * Bytes in use on the workspace disks under `diskRoot`, by environment id (a workspace on a disk of
+ * its own is a bind volume whose use the engine does not report).
+ */
+export function workspaceDiskUsage(diskRoot: string): Map<string, number> {
+  const used = new Map<string, number>();
+  let ids: string[];
+  try {
+    ids = readdirSync(diskRoot);
+  } catch {
+    return used;
+  }
+  for (const id of ids) {
+    try {
+      const stats = statfsSync(paths(diskRoot, id).mountPoint);
+      used.set(id, (stats.blocks - stats.bfree) * stats.bsize);
+    } catch {
+      // Not mounted (being made or removed): nothing to count.
+    }
+  }
+  return used;
 }
 
 function paths(diskRoot: string, environmentId: string) {

@@ -267,7 +267,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     );
 
     api.get('/v1beta/environments', async (request) => ({
-      environments: service.listEnvironments(request.caller),
+      environments: await service.listEnvironments(request.caller),
     }));
 
     api.get<{ Params: { id: string } }>('/v1beta/environments/:id', async (request) => {

@@ -14,6 +14,7 @@ import { buildApp, DEFAULT_BODY_LIMIT } from './app.js';
 import { checkListenSafety } from './auth.js';
 import { HookboxMetrics } from './metrics.js';
 import { startMetricsServer, type MetricsServer } from './metrics-server.js';
+import { diskRootOf } from '../sandbox/workspace-disk.js';
 import {
   CLIENT_LIMIT_DEFAULTS,
   defaultMaxConnections,
@@ -123,6 +124,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
               volumeSizes: () => Promise<Map<string, number>>;
             },
             logger,
+            undefined,
+            diskRootOf(controller.home),
           ),
         }
       : {}),

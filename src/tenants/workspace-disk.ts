@@ -1,6 +1,7 @@
 import type { Logger } from '../record/logger.js';
 import type { ContainerClient } from '../sandbox/container-client.js';
 import { volumeName } from '../sandbox/sandbox.js';
+import { workspaceDiskUsage } from '../sandbox/workspace-disk.js';
 
 /** How often workspace volumes are measured. @default 30 s */
 export const DEFAULT_DISK_MEASURE_INTERVAL_MS = 30_000;
@@ -19,6 +20,8 @@ export class WorkspaceDisk {
     private readonly client: ContainerClient & Required<Pick<ContainerClient, 'volumeSizes'>>,
     private readonly logger?: Logger,
     everyMs = DEFAULT_DISK_MEASURE_INTERVAL_MS,
+    /** Where workspace disks are mounted (docs/security.md, "Workspace disk"); their use counts. */
+    private readonly diskRoot?: string,
   ) {
     this.timer = setInterval(() => void this.refresh(), everyMs);
     this.timer.unref();
@@ -29,6 +32,9 @@ export class WorkspaceDisk {
     this.measuring ??= this.client
       .volumeSizes()
       .then((sizes) => {
+        if (this.diskRoot)
+          for (const [id, bytes] of workspaceDiskUsage(this.diskRoot))
+            sizes.set(volumeName(id, 'workspace'), bytes);
         this.sizes = sizes;
       })
       .catch((error: unknown) =>

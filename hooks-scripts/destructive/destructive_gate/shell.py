@@ -9,6 +9,7 @@ peeled, and nested interpreters (sh -c, eval, source, python -c, perl -e ...) ar
 Whatever cannot be known stays an `Unknown` and the rules decide what to do with it.
 """
 
+import ast
 import posixpath
 import re
 
@@ -306,7 +307,7 @@ class ShellAnalyzer(CommandHandlers):
             elif kind == "arith":
                 for sub in p[1]:
                     self.cmdsub(sub[1], st)
-                b.value(Val.unknown("arith"), True)
+                b.value(_arith_value(p), False)
             elif kind == "proc":
                 b.procsub(self.procsub(p[1], p[2], st, stdin))
             elif kind == "array":
@@ -329,7 +330,7 @@ class ShellAnalyzer(CommandHandlers):
             elif kind == "arith":
                 for sub in p[1]:
                     self.cmdsub(sub[1], st)
-                out.append(Unknown("arith"))
+                out.extend(_arith_value(p).parts)
             elif kind == "proc":
                 v = self.procsub(p[1], p[2], st, stdin)
                 return v
@@ -711,6 +712,50 @@ class ShellAnalyzer(CommandHandlers):
 _SPLITTERS = {}
 
 
+_CONSTANT_ARITH = re.compile(r"^[0-9\s+\-*/%()]*$")
+
+
+def _arith_value(part):
+    """`$(( ))` of constants only (`$((7*3-1))`) is known, as bash computes it; anything with a
+    variable, an assignment or a command substitution stays unknown."""
+    text = part[3] if len(part) > 3 else None
+    if part[1] or text is None or not _CONSTANT_ARITH.match(text) or not text.strip():
+        return Val.unknown("arith")
+    try:
+        value = _eval_int(ast.parse(text.strip(), mode="eval").body, 0)
+    except (SyntaxError, ValueError, ZeroDivisionError, RecursionError):
+        return Val.unknown("arith")
+    return Val.of(str(value))
+
+
+def _eval_int(node, depth):
+    """Integer arithmetic as bash does it (64-bit, division and remainder toward zero)."""
+    if depth > 50:
+        raise ValueError("too deep")
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        # bash reads a leading 0 as octal; python refuses `010`, so only plain decimals get here.
+        return _wrap(node.value)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        value = _eval_int(node.operand, depth + 1)
+        return _wrap(-value if isinstance(node.op, ast.USub) else value)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Mod)):
+        left, right = _eval_int(node.left, depth + 1), _eval_int(node.right, depth + 1)
+        if isinstance(node.op, ast.Add):
+            return _wrap(left + right)
+        if isinstance(node.op, ast.Sub):
+            return _wrap(left - right)
+        if isinstance(node.op, ast.Mult):
+            return _wrap(left * right)
+        quotient = abs(left) // abs(right) * (1 if (left < 0) == (right < 0) else -1)
+        return _wrap(quotient if isinstance(node.op, ast.Div) else left - right * quotient)
+    raise ValueError("not constant arithmetic")
+
+
+def _wrap(value):
+    value &= (1 << 64) - 1
+    return value - (1 << 64) if value >= 1 << 63 else value
+
+
 def _splitter(ifs):
     rx = _SPLITTERS.get(ifs)
     if rx is None:
@@ -773,6 +818,7 @@ class _FieldBuilder:
         for i, v in enumerate(vals):
             if i > 0:
                 self._break(force=True)
+                self.quoted = True
             self.cur.extend(v.parts)
         if not vals:
             self.quoted = bool(self.cur)
@@ -781,6 +827,8 @@ class _FieldBuilder:
         if self.cur or force:
             self.fields.append(Val(self.cur, self.glob))
         self.cur = []
+        # Quotes keep an empty field only in the field they are in: `"a"$v` with v=' ' is one field.
+        self.quoted = False
 
     def finish(self):
         if self.cur or self.quoted:

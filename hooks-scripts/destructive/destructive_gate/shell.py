@@ -559,6 +559,7 @@ class ShellAnalyzer(CommandHandlers):
             elif PYTHON_RE.match(base):
                 handler = CommandHandlers.h_python
         if handler is None:
+            self.check_device_operands(base, argv, st, ctx)
             return output_of(base)
         return handler(self, argv, st, ctx)
 

@@ -1,5 +1,5 @@
 """The commands the gate knows, one handler each, by family: what a command means for the rules
-(destructive: rm, find, chmod, dd, mkfs ...; git), how wrappers and interpreters hand on the code
+(destructive: rm, find, chmod, dd, mkfs ...; git; signals: kill -1, pkill -u ...), how wrappers and interpreters hand on the code
 they run (wrappers: env, sudo, xargs ...; interpreters: sh -c, python -c, curl ...; builtins: eval,
 source ...), and what a command prints when that can be known (output: echo, printf, base64 -d ...),
 so that pipes can be followed.
@@ -14,6 +14,7 @@ from .destructive import DestructiveCommands
 from .git import GitCommands
 from .interpreters import InterpreterCommands
 from .output import OutputCommands
+from .signals import SignalCommands
 from .wrappers import WrapperCommands
 
 
@@ -24,6 +25,7 @@ class CommandHandlers(
     DestructiveCommands,
     GitCommands,
     InterpreterCommands,
+    SignalCommands,
 ):
     """Every handler family in one mixin."""
 
@@ -152,6 +154,10 @@ for _names, _method in (
     (("cp", "mv", "install"), "h_cp"),
     (("rsync",), "h_rsync"),
     (("git",), "h_git"),
+    (("kill",), "h_kill"),
+    (("pkill",), "h_pkill"),
+    (("killall",), "h_killall"),
+    (("killall5",), "h_killall5"),
     (("curl",), "h_curl"),
     (("wget", "wget2"), "h_wget"),
     (tuple(DOWNLOADERS_STDOUT), "h_downloader"),

@@ -330,3 +330,55 @@ class DestructiveCommands:
         if ops:
             self.e.check_write(ops[-1], st.cwd, ctx.raw)
         return EMPTY_VAL
+
+    def check_device_operands(self, name, argv, st, ctx):
+        """A program the gate has no handler for, given a block device (`ddrescue img /dev/sda`,
+        `nvme format /dev/nvme0n1`, `sg_format /dev/sdb`, `pv -o /dev/sda`): it may write it, unless
+        it only reads or describes devices (docs/gates.md, disk-writer)."""
+        if name in DEVICE_READERS:
+            return
+        for a in argv[1:]:
+            text = a.known()
+            candidates = [a]
+            if text is not None and "=" in text:
+                # `of=/dev/sda`, `--output=/dev/sda`: the value after the first `=`.
+                candidates.append(Val.of(text.split("=", 1)[1]))
+            for val in candidates:
+                devices = self.paths.device_targets(val, st.cwd)
+                if devices:
+                    self.e.block("disk-writer", ctx.raw, devices[0], note="%s is given a block device" % name)
+
+
+# Programs that only read or describe a block device: given one, they are not disk writers.
+DEVICE_READERS = frozenset(
+    {
+        "lsblk",
+        "blkid",
+        "file",
+        "stat",
+        "hexdump",
+        "od",
+        "strings",
+        "cmp",
+        "diff",
+        "md5sum",
+        "sha1sum",
+        "sha256sum",
+        "sha512sum",
+        "b2sum",
+        "cksum",
+        "wc",
+        "less",
+        "more",
+        "grep",
+        "smartctl",
+        "udevadm",
+        "findmnt",
+        "df",
+        "du",
+        "mount",
+        "test",
+        "[",
+        "pv",
+    }
+)

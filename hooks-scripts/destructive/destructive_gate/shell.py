@@ -298,6 +298,16 @@ class ShellAnalyzer(CommandHandlers):
                 if p[1] == "@" and p[3] is None and p[2]:
                     b.split_fields(self._positional_fields(st))
                     continue
+                if p[1] in ("@", "*") and p[3] is None and not p[2] and not st.params_unknown:
+                    # Unquoted $@ / $*: each parameter is split on its own, never joined first.
+                    if any(v.known() == "" for v in st.positional):
+                        b.value(Val.unknown("param", maybe_empty=True, label=p[1]), False)
+                        continue
+                    for i, v in enumerate(st.positional):
+                        if i:
+                            b._break()
+                        b.value(v, False)
+                    continue
                 if p[5] == "@" and p[3] is None and p[2] and p[1] in st.arrays:
                     b.split_fields(st.arrays[p[1]])  # "${arr[@]}": one field per element
                     continue
@@ -417,6 +427,18 @@ class ShellAnalyzer(CommandHandlers):
 
     def param(self, p, st, stdin):
         _, name, quoted, op, arg, index = p
+        if op == "len" and (name in ("@", "*") or (name in st.arrays and index in ("@", "*"))):
+            # ${#@}, ${#*}, ${#arr[@]}: how many, not how long.
+            if name in st.arrays:
+                return Val.of(str(len(st.arrays[name])))
+            return Val.unknown("param") if st.params_unknown else Val.of(str(len(st.positional)))
+        if name in ("@", "*") and index is None and op in ("#", "##", "%", "%%", "/", "//", "/#", "/%"):
+            return self._each_positional(p, st, stdin)
+        if name == "*" and quoted and op is None and index is None and not st.params_unknown:
+            # "$*" joins the parameters with the first character of IFS (none when IFS is empty).
+            if not st.positional:
+                return EMPTY_VAL
+            return join_vals(st.positional, self._ifs(st)[:1])
         if op == "len":
             v = self.lookup(name, st)
             t = v.known() if v is not None else ""
@@ -500,6 +522,25 @@ class ShellAnalyzer(CommandHandlers):
                 return Val.unknown("var", maybe_empty=True, label=name)
             return Val.of(_replace(text, pat, rep, op))
         return Val.unknown("var", maybe_empty=True, label=name)
+
+    def _each_positional(self, p, st, stdin):
+        """${@#pat}, ${*/a/b}: the operation applies to each parameter; then they are joined as
+        $@ or $* would be. "${@#pat}" is one field per parameter, which a single value cannot
+        hold: unknown."""
+        _, name, quoted, op, arg, index = p
+        if st.params_unknown or (quoted and name == "@") or (not quoted and self._ifs(st) != " \t\n"):
+            return Val.unknown("param", maybe_empty=True, label=name)
+        results = []
+        for value in st.positional:
+            scratch = st.copy()
+            scratch.vars["_hookbox_each"] = value
+            one = self.param(("param", "_hookbox_each", quoted, op, arg, None), scratch, stdin)
+            if one.known() is None:
+                return Val.unknown("param", maybe_empty=True, label=name)
+            results.append(one)
+        if not results:
+            return EMPTY_VAL
+        return join_vals(results, self._ifs(st)[:1] if quoted else " ")
 
     def cmdsub(self, node, st):
         out = self.run_list(node, st.copy(), EMPTY_VAL)
@@ -758,9 +799,19 @@ def _wrap(value):
 
 
 def _splitter(ifs):
+    """The field delimiters of an IFS, as bash reads them: a run of IFS whitespace, or one other IFS
+    character with the IFS whitespace around it."""
     rx = _SPLITTERS.get(ifs)
     if rx is None:
-        rx = _SPLITTERS[ifs] = re.compile("[" + re.escape(ifs) + "]+")
+        white = "".join(c for c in ifs if c in " \t\n")
+        other = "".join(c for c in ifs if c not in " \t\n")
+        ws = "[" + re.escape(white) + "]*" if white else ""
+        alternatives = []
+        if other:
+            alternatives.append(ws + "[" + re.escape(other) + "]" + ws)
+        if white:
+            alternatives.append("[" + re.escape(white) + "]+")
+        rx = _SPLITTERS[ifs] = re.compile("|".join(alternatives))
     return rx
 
 
@@ -806,12 +857,16 @@ class _FieldBuilder:
                 continue
             if has_glob(part):
                 self.glob = True
-            pieces = splitter.split(part)
-            for i, piece in enumerate(pieces):
-                if i > 0:
-                    self._break()
-                if piece:
-                    self.cur.append(piece)
+            at = 0
+            for m in splitter.finditer(part):
+                if m.start() > at:
+                    self.cur.append(part[at : m.start()])
+                # A delimiter with a non-whitespace IFS character (`,` of IFS=', ') ends a field
+                # even when it is empty (`a,,b` is three fields); IFS whitespace alone does not.
+                self._break(force=bool(m.group(0).strip(" \t\n")))
+                at = m.end()
+            if at < len(part):
+                self.cur.append(part[at:])
 
     def split_fields(self, vals):
         """ "$@": each positional parameter is a field of its own."""

@@ -71,6 +71,8 @@ class Gen:
     def expansion(self):
         r = self.r
         kind = r.randrange(9)
+        if "@" in self.vars and r.randrange(4) == 0:
+            return r.choice(['"$@"', "$@", '"$*"', "$*", "$1", "$#", '"${@}"', "x\"$@\"y"])
         if self.vars and kind <= 3:
             v = r.choice(self.vars)
             return r.choice(["$" + v, "${%s}" % v, "${%s:-dflt}" % v, "${#%s}" % v, "${%s/a/Z}" % v, "${%s#?}" % v])
@@ -120,6 +122,12 @@ class Gen:
         r = self.r
         self.vars = []
         prefix = [self.assignment() for _ in range(r.randint(0, 3))]
+        if r.randrange(5) == 0:
+            # positional parameters: "$@" is one word per parameter, $* and $@ unquoted are split
+            prefix.append("set -- " + " ".join(self.word() for _ in range(r.randint(0, 3))))
+            self.vars.extend(["@", "*", "1", "#"])
+        if r.randrange(8) == 0:
+            prefix.append("IFS=%s" % r.choice(["':'", "', '", "''", "'x'"]))
         words = [self.word() for _ in range(r.randint(0, 5))]
         redirs = [self.redirection() for _ in range(r.randint(0, 2))]
         parts = ["argv"] + words

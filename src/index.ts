@@ -96,6 +96,21 @@ export {
   type AgentRoute,
   type DriverLoader,
 } from './interactions/drivers/index.js';
+export {
+  GeminiDriver,
+  createGeminiDriver,
+  type GeminiDriverOptions,
+} from './interactions/drivers/gemini.js';
+export {
+  OpenAIDriver,
+  createOpenAIDriver,
+  type OpenAIDriverOptions,
+} from './interactions/drivers/openai.js';
+export {
+  DEFAULT_RETRY_POLICY,
+  type RetryPolicy,
+  type RetryOptions,
+} from './interactions/drivers/retry.js';
 export type {
   ModelDriver,
   DriverContext,

@@ -8,12 +8,18 @@
  * for await (const event of await hookbox.interactions.create({ ...request, stream: true })) { ... }
  * ```
  */
-import type {
-  EnvironmentInfo,
-  ErrorBody,
-  Interaction,
-  InteractionEvent,
-  InteractionRequest,
+import { EventSourceParserStream } from 'eventsource-parser/stream';
+import type { z } from 'zod';
+import {
+  environmentInfoSchema,
+  environmentListSchema,
+  errorBodySchema,
+  interactionEventSchema,
+  interactionSchema,
+  type EnvironmentInfo,
+  type Interaction,
+  type InteractionEvent,
+  type InteractionRequest,
 } from '../interactions/schema.js';
 
 export type {
@@ -65,30 +71,52 @@ export interface HookboxOptions {
 type StreamingRequest = InteractionRequest & { stream: true };
 type UnaryRequest = InteractionRequest & { stream?: false };
 
-/** Parses a server-sent events body into its JSON data, event by event. */
-async function* sseEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<InteractionEvent> {
-  const decoder = new TextDecoder();
-  let buffer = '';
-  const reader = body.getReader();
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      buffer += done ? decoder.decode() : decoder.decode(value, { stream: true });
-      let end: number;
-      while ((end = buffer.search(/\r?\n\r?\n/)) >= 0) {
-        const frame = buffer.slice(0, end);
-        buffer = buffer.slice(end).replace(/^\r?\n\r?\n/, '');
-        const data = frame
-          .split(/\r?\n/)
-          .filter((line) => line.startsWith('data:'))
-          .map((line) => line.slice(5).replace(/^ /, ''))
-          .join('\n');
-        if (data !== '') yield JSON.parse(data) as InteractionEvent;
-      }
-      if (done) return;
+/**
+ * Checks an answer against the schema the server answers with (docs/api.md); a server that answers
+ * otherwise (an older or newer hookbox, a proxy's page) is an error naming what differs, not a value
+ * of the wrong shape further on.
+ */
+function validated<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  what: string,
+  status: number,
+): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const at = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
+  throw new HookboxApiError(
+    status,
+    'invalid_response',
+    `the server answered ${what} with an unexpected shape${at}: ${issue?.message ?? 'invalid'}`,
+    { issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) },
+  );
+}
+
+/** The events of a server-sent events body (eventsource-parser), each checked against its schema. */
+async function* sseEvents(
+  body: ReadableStream<Uint8Array>,
+  status: number,
+): AsyncGenerator<InteractionEvent> {
+  // TypeScript's DOM-less lib types the decoder's input as BufferSource, which Uint8Array is.
+  const decoder = new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>;
+  const events = body
+    .pipeThrough(decoder)
+    .pipeThrough(new EventSourceParserStream({ onError: 'terminate' }));
+  for await (const message of events) {
+    if (message.data === '') continue;
+    let data: unknown;
+    try {
+      data = JSON.parse(message.data);
+    } catch {
+      throw new HookboxApiError(
+        status,
+        'invalid_response',
+        `the server streamed an event whose data is not JSON: ${message.data.slice(0, 200)}`,
+      );
     }
-  } finally {
-    reader.releaseLock();
+    yield validated(interactionEventSchema, data, 'a stream event', status);
   }
 }
 
@@ -103,21 +131,21 @@ export class Hookbox {
     create: ((request: InteractionRequest) =>
       request.stream === true
         ? this.stream(request as StreamingRequest)
-        : this.request<Interaction>('POST', '/v1beta/interactions', request)) as {
+        : this.request(interactionSchema, 'POST', '/v1beta/interactions', request)) as {
       (request: StreamingRequest): Promise<AsyncIterable<InteractionEvent>>;
       (request: UnaryRequest): Promise<Interaction>;
     },
     get: (id: string): Promise<Interaction> =>
-      this.request<Interaction>('GET', `/v1beta/interactions/${encodeURIComponent(id)}`),
+      this.request(interactionSchema, 'GET', `/v1beta/interactions/${encodeURIComponent(id)}`),
   };
 
   readonly environments = {
     list: (): Promise<{ environments: { environment_id: string; type: 'remote' }[] }> =>
-      this.request('GET', '/v1beta/environments'),
+      this.request(environmentListSchema, 'GET', '/v1beta/environments'),
     get: (id: string): Promise<EnvironmentInfo> =>
-      this.request<EnvironmentInfo>('GET', `/v1beta/environments/${encodeURIComponent(id)}`),
+      this.request(environmentInfoSchema, 'GET', `/v1beta/environments/${encodeURIComponent(id)}`),
     delete: async (id: string): Promise<void> => {
-      await this.request('DELETE', `/v1beta/environments/${encodeURIComponent(id)}`);
+      await this.send('DELETE', `/v1beta/environments/${encodeURIComponent(id)}`);
     },
   };
 
@@ -152,18 +180,16 @@ export class Hookbox {
 
   private async errorOf(response: Response): Promise<HookboxApiError> {
     const text = await response.text();
+    let json: unknown;
     try {
-      const body = JSON.parse(text) as ErrorBody;
-      if (body?.error?.message !== undefined) {
-        return new HookboxApiError(
-          response.status,
-          String(body.error.code),
-          body.error.message,
-          body.error.details ?? {},
-        );
-      }
+      json = JSON.parse(text);
     } catch {
-      // not our JSON: fall through
+      // not JSON (a proxy's page): described by its status below
+    }
+    const parsed = errorBodySchema.safeParse(json);
+    if (parsed.success) {
+      const { error } = parsed.data;
+      return new HookboxApiError(response.status, error.code, error.message, error.details);
     }
     return new HookboxApiError(
       response.status,
@@ -172,14 +198,30 @@ export class Hookbox {
     );
   }
 
-  private async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+  private async request<S extends z.ZodType>(
+    schema: S,
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<z.output<S>> {
     const response = await this.send(method, path, body);
-    return (await response.json()) as T;
+    const text = await response.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new HookboxApiError(
+        response.status,
+        'invalid_response',
+        `the server answered ${method} ${path} with a body that is not JSON: ${text.slice(0, 200)}`,
+      );
+    }
+    return validated(schema, json, `${method} ${path}`, response.status);
   }
 
   private async stream(request: StreamingRequest): Promise<AsyncIterable<InteractionEvent>> {
     const response = await this.send('POST', '/v1beta/interactions', request);
     if (!response.body) throw new HookboxApiError(response.status, 'http_error', 'empty stream');
-    return sseEvents(response.body);
+    return sseEvents(response.body, response.status);
   }
 }

@@ -6,7 +6,8 @@ Modules:
   shparse   -- a tolerant lexer and parser for POSIX sh / bash.
   shell     -- walks a parsed script like bash would: lists, pipelines, compound commands,
                expansion of words, and dispatch of each simple command to its handler.
-  commands  -- one handler per known command: the rules it triggers, the code it hands on to
+  commands  -- one handler per known command, a module per family (builtins, output, wrappers,
+               destructive, git, interpreters): the rules it triggers, the code it hands on to
                another interpreter, the output it produces when that can be known.
   shellutil -- the script state and helpers shared by shell and commands.
   pyscan    -- the same analysis for python code, on top of the `ast` module.

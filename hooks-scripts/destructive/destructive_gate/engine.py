@@ -19,6 +19,7 @@ RULES = (
     "disk-writer",
     "overwrite-outside-workspace",
     "fork-bomb",
+    "kill-every-process",
     "permission-change-outside-workspace",
     "git-destructive",
     "download-to-shell",

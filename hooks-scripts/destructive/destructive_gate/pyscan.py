@@ -519,6 +519,11 @@ class _Scan:
             return PyConst(v)
         if t is ast.Name:
             return self.lookup(node.id)
+        if t is ast.UnaryOp and isinstance(node.op, ast.USub):
+            operand = self.ev(node.operand)
+            if isinstance(operand, PyConst) and type(operand.value) in (int, float):
+                return PyConst(-operand.value)
+            return None  # as any other expression the scan does not compute
         if t is ast.Attribute:
             return self.attribute(self.ev(node.value), node.attr)
         if t is ast.Call:
@@ -849,6 +854,13 @@ class _Scan:
             e.check_move(self.absolute(src), self.cwd, raw)
             if len(args) > 1:
                 e.check_write(self.absolute(self.val(args[1])), self.cwd, raw)
+            return None
+        if q in ("os.kill", "os.killpg"):
+            # pid -1 is every process the user may signal (docs/gates.md, kill-every-process).
+            pid = self.val(self.arg(args, kw, 0, "pid"))
+            every = "-1" if q == "os.kill" else "1"  # killpg(1) is process group 1: init's, everyone's
+            if pid.known() is not None and pid.known().strip() == every:
+                e.block("kill-every-process", raw, note="pid -1 is every process the user may signal")
             return None
         if q in _PERM:
             target = self.val(self.arg(args, kw, 0, "path"))

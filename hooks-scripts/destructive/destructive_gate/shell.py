@@ -9,6 +9,7 @@ peeled, and nested interpreters (sh -c, eval, source, python -c, perl -e ...) ar
 Whatever cannot be known stays an `Unknown` and the rules decide what to do with it.
 """
 
+import ast
 import posixpath
 import re
 
@@ -297,6 +298,16 @@ class ShellAnalyzer(CommandHandlers):
                 if p[1] == "@" and p[3] is None and p[2]:
                     b.split_fields(self._positional_fields(st))
                     continue
+                if p[1] in ("@", "*") and p[3] is None and not p[2] and not st.params_unknown:
+                    # Unquoted $@ / $*: each parameter is split on its own, never joined first.
+                    if any(v.known() == "" for v in st.positional):
+                        b.value(Val.unknown("param", maybe_empty=True, label=p[1]), False)
+                        continue
+                    for i, v in enumerate(st.positional):
+                        if i:
+                            b._break()
+                        b.value(v, False)
+                    continue
                 if p[5] == "@" and p[3] is None and p[2] and p[1] in st.arrays:
                     b.split_fields(st.arrays[p[1]])  # "${arr[@]}": one field per element
                     continue
@@ -306,7 +317,7 @@ class ShellAnalyzer(CommandHandlers):
             elif kind == "arith":
                 for sub in p[1]:
                     self.cmdsub(sub[1], st)
-                b.value(Val.unknown("arith"), True)
+                b.value(_arith_value(p), False)
             elif kind == "proc":
                 b.procsub(self.procsub(p[1], p[2], st, stdin))
             elif kind == "array":
@@ -329,7 +340,7 @@ class ShellAnalyzer(CommandHandlers):
             elif kind == "arith":
                 for sub in p[1]:
                     self.cmdsub(sub[1], st)
-                out.append(Unknown("arith"))
+                out.extend(_arith_value(p).parts)
             elif kind == "proc":
                 v = self.procsub(p[1], p[2], st, stdin)
                 return v
@@ -416,6 +427,18 @@ class ShellAnalyzer(CommandHandlers):
 
     def param(self, p, st, stdin):
         _, name, quoted, op, arg, index = p
+        if op == "len" and (name in ("@", "*") or (name in st.arrays and index in ("@", "*"))):
+            # ${#@}, ${#*}, ${#arr[@]}: how many, not how long.
+            if name in st.arrays:
+                return Val.of(str(len(st.arrays[name])))
+            return Val.unknown("param") if st.params_unknown else Val.of(str(len(st.positional)))
+        if name in ("@", "*") and index is None and op in ("#", "##", "%", "%%", "/", "//", "/#", "/%"):
+            return self._each_positional(p, st, stdin)
+        if name == "*" and quoted and op is None and index is None and not st.params_unknown:
+            # "$*" joins the parameters with the first character of IFS (none when IFS is empty).
+            if not st.positional:
+                return EMPTY_VAL
+            return join_vals(st.positional, self._ifs(st)[:1])
         if op == "len":
             v = self.lookup(name, st)
             t = v.known() if v is not None else ""
@@ -500,6 +523,25 @@ class ShellAnalyzer(CommandHandlers):
             return Val.of(_replace(text, pat, rep, op))
         return Val.unknown("var", maybe_empty=True, label=name)
 
+    def _each_positional(self, p, st, stdin):
+        """${@#pat}, ${*/a/b}: the operation applies to each parameter; then they are joined as
+        $@ or $* would be. "${@#pat}" is one field per parameter, which a single value cannot
+        hold: unknown."""
+        _, name, quoted, op, arg, index = p
+        if st.params_unknown or (quoted and name == "@") or (not quoted and self._ifs(st) != " \t\n"):
+            return Val.unknown("param", maybe_empty=True, label=name)
+        results = []
+        for value in st.positional:
+            scratch = st.copy()
+            scratch.vars["_hookbox_each"] = value
+            one = self.param(("param", "_hookbox_each", quoted, op, arg, None), scratch, stdin)
+            if one.known() is None:
+                return Val.unknown("param", maybe_empty=True, label=name)
+            results.append(one)
+        if not results:
+            return EMPTY_VAL
+        return join_vals(results, self._ifs(st)[:1] if quoted else " ")
+
     def cmdsub(self, node, st):
         out = self.run_list(node, st.copy(), EMPTY_VAL)
         return strip_newlines(out)
@@ -558,6 +600,7 @@ class ShellAnalyzer(CommandHandlers):
             elif PYTHON_RE.match(base):
                 handler = CommandHandlers.h_python
         if handler is None:
+            self.check_device_operands(base, argv, st, ctx)
             return output_of(base)
         return handler(self, argv, st, ctx)
 
@@ -711,10 +754,64 @@ class ShellAnalyzer(CommandHandlers):
 _SPLITTERS = {}
 
 
+_CONSTANT_ARITH = re.compile(r"^[0-9\s+\-*/%()]*$")
+
+
+def _arith_value(part):
+    """`$(( ))` of constants only (`$((7*3-1))`) is known, as bash computes it; anything with a
+    variable, an assignment or a command substitution stays unknown."""
+    text = part[3] if len(part) > 3 else None
+    if part[1] or text is None or not _CONSTANT_ARITH.match(text) or not text.strip():
+        return Val.unknown("arith")
+    try:
+        value = _eval_int(ast.parse(text.strip(), mode="eval").body, 0)
+    except (SyntaxError, ValueError, ZeroDivisionError, RecursionError):
+        return Val.unknown("arith")
+    return Val.of(str(value))
+
+
+def _eval_int(node, depth):
+    """Integer arithmetic as bash does it (64-bit, division and remainder toward zero)."""
+    if depth > 50:
+        raise ValueError("too deep")
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        # bash reads a leading 0 as octal; python refuses `010`, so only plain decimals get here.
+        return _wrap(node.value)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        value = _eval_int(node.operand, depth + 1)
+        return _wrap(-value if isinstance(node.op, ast.USub) else value)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Mod)):
+        left, right = _eval_int(node.left, depth + 1), _eval_int(node.right, depth + 1)
+        if isinstance(node.op, ast.Add):
+            return _wrap(left + right)
+        if isinstance(node.op, ast.Sub):
+            return _wrap(left - right)
+        if isinstance(node.op, ast.Mult):
+            return _wrap(left * right)
+        quotient = abs(left) // abs(right) * (1 if (left < 0) == (right < 0) else -1)
+        return _wrap(quotient if isinstance(node.op, ast.Div) else left - right * quotient)
+    raise ValueError("not constant arithmetic")
+
+
+def _wrap(value):
+    value &= (1 << 64) - 1
+    return value - (1 << 64) if value >= 1 << 63 else value
+
+
 def _splitter(ifs):
+    """The field delimiters of an IFS, as bash reads them: a run of IFS whitespace, or one other IFS
+    character with the IFS whitespace around it."""
     rx = _SPLITTERS.get(ifs)
     if rx is None:
-        rx = _SPLITTERS[ifs] = re.compile("[" + re.escape(ifs) + "]+")
+        white = "".join(c for c in ifs if c in " \t\n")
+        other = "".join(c for c in ifs if c not in " \t\n")
+        ws = "[" + re.escape(white) + "]*" if white else ""
+        alternatives = []
+        if other:
+            alternatives.append(ws + "[" + re.escape(other) + "]" + ws)
+        if white:
+            alternatives.append("[" + re.escape(white) + "]+")
+        rx = _SPLITTERS[ifs] = re.compile("|".join(alternatives))
     return rx
 
 
@@ -760,12 +857,16 @@ class _FieldBuilder:
                 continue
             if has_glob(part):
                 self.glob = True
-            pieces = splitter.split(part)
-            for i, piece in enumerate(pieces):
-                if i > 0:
-                    self._break()
-                if piece:
-                    self.cur.append(piece)
+            at = 0
+            for m in splitter.finditer(part):
+                if m.start() > at:
+                    self.cur.append(part[at : m.start()])
+                # A delimiter with a non-whitespace IFS character (`,` of IFS=', ') ends a field
+                # even when it is empty (`a,,b` is three fields); IFS whitespace alone does not.
+                self._break(force=bool(m.group(0).strip(" \t\n")))
+                at = m.end()
+            if at < len(part):
+                self.cur.append(part[at:])
 
     def split_fields(self, vals):
         """ "$@": each positional parameter is a field of its own."""
@@ -773,6 +874,7 @@ class _FieldBuilder:
         for i, v in enumerate(vals):
             if i > 0:
                 self._break(force=True)
+                self.quoted = True
             self.cur.extend(v.parts)
         if not vals:
             self.quoted = bool(self.cur)
@@ -781,6 +883,8 @@ class _FieldBuilder:
         if self.cur or force:
             self.fields.append(Val(self.cur, self.glob))
         self.cur = []
+        # Quotes keep an empty field only in the field they are in: `"a"$v` with v=' ' is one field.
+        self.quoted = False
 
     def finish(self):
         if self.cur or self.quoted:

@@ -46,7 +46,7 @@ class TooDeep(Exception):
 class Word:
     """A shell word. parts are tuples:
     ('lit', text, quoted) ('param', name, quoted, op, arg, index) ('cmd', node, quoted, src)
-    ('arith', [cmd nodes], quoted) ('proc', node, direction) ('tilde', user) ('array', [Word])
+    ('arith', [cmd nodes], quoted, text) ('proc', node, direction) ('tilde', user) ('array', [Word])
     """
 
     __slots__ = ("parts", "src")
@@ -244,7 +244,8 @@ class Lexer:
             elif c == '"':
                 flush()
                 self.pos += 1
-                parts.extend(self.dquoted(stop='"'))
+                # `""` is a word of its own even though it holds nothing, as `''` is.
+                parts.extend(self.dquoted(stop='"') or [("lit", "", True)])
             elif c == "$":
                 flush()
                 parts.extend(self.dollar(quoted=False))
@@ -466,7 +467,7 @@ class Lexer:
         inner = Lexer(src[start:i], 0, self.depth + 1)
         subs = [p for p in inner.dquoted(stop=None) if p[0] == "cmd"]
         self.pos = i + len(closing)
-        return ("arith", subs, quoted)
+        return ("arith", subs, quoted, src[start:i])
 
     # -- here-documents
 

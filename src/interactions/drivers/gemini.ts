@@ -12,12 +12,13 @@ import {
   type ApiFailure,
   type FailureKind,
 } from './http-json.js';
+import { durationMsOf, retryPolicyOf, type RetryOptions, type RetryPolicy } from './retry.js';
 import { runToolLoop, type CallOutcome, type ModelSession, type ModelTurn } from './tool-loop.js';
 
 export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
 export const GEMINI_DEFAULT_MODEL = 'gemini-2.5-flash';
 
-export interface GeminiDriverOptions {
+export interface GeminiDriverOptions extends RetryOptions {
   /** @default env GEMINI_API_KEY */
   apiKey?: string;
   /** A model that supports function calling, with or without the `models/` prefix.
@@ -79,6 +80,8 @@ export class GeminiDriver implements ModelDriver {
   readonly model: string;
   readonly baseUrl: string;
   readonly timeoutMs: number;
+  /** When a 408, 429, 5xx or broken connection is tried again (docs/drivers.md, Retries). */
+  readonly retry: RetryPolicy;
   /** The model as error hints name it, with where it came from when that was not the options. */
   private readonly modelForHints: string;
   private readonly apiKey: string | undefined;
@@ -96,6 +99,7 @@ export class GeminiDriver implements ModelDriver {
       (env.HOOKBOX_GEMINI_BASE_URL || GEMINI_DEFAULT_BASE_URL)
     ).replace(/\/+$/, '');
     this.timeoutMs = options.timeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS;
+    this.retry = retryPolicyOf(options);
     this.fetch = options.fetch ?? globalThis.fetch;
     const origin =
       options.model !== undefined
@@ -130,6 +134,7 @@ export class GeminiDriver implements ModelDriver {
           timeoutMs: this.timeoutMs,
           signal: context.signal,
           fetch: this.fetch,
+          retry: this.retry,
         },
         (status, errorBody, text) =>
           describeGeminiFailure(this.modelForHints, status, errorBody, text),
@@ -311,7 +316,9 @@ function describeGeminiFailure(
   });
   if (kind === 'rate' && typeof retryDelay === 'string')
     hint = `${hint.slice(0, -1)} (the API suggests after ${retryDelay}).`;
+  const retryAfterMs = typeof retryDelay === 'string' ? durationMsOf(retryDelay) : undefined;
   return {
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
     message: `Gemini API error (${label}): ${asSentence(error?.message ?? excerpt(text))} ${hint}`,
     details: {
       ...(error?.status === undefined ? {} : { api_status: error.status }),

@@ -1,4 +1,14 @@
-import { HookboxError, SystemError } from '../../errors/errors.js';
+import { SystemError } from '../../errors/errors.js';
+import { throwIfCancelled } from './cancel.js';
+import {
+  backoffMs,
+  DEFAULT_RETRY_POLICY,
+  retryAfterMsOf,
+  sleepUnlessCancelled,
+  type RetryPolicy,
+} from './retry.js';
+
+export { throwIfCancelled } from './cancel.js';
 
 /** One JSON POST to a model API. */
 export interface JsonPost {
@@ -12,12 +22,16 @@ export interface JsonPost {
   /** The interaction's signal: when it aborts, the request is abandoned. */
   signal: AbortSignal;
   fetch: typeof fetch;
+  /** When a failure that may pass is tried again. @default {@link DEFAULT_RETRY_POLICY} */
+  retry?: RetryPolicy;
 }
 
 /** What a non-2xx answer says, in the API's own words, plus fields for `details`. */
 export interface ApiFailure {
   message: string;
   details?: Record<string, unknown>;
+  /** A wait the body asks for (Gemini's `RetryInfo.retryDelay`); a `Retry-After` header wins. */
+  retryAfterMs?: number;
 }
 
 /** Turns a non-2xx answer (its status and JSON body, or `undefined` when not JSON) into words. */
@@ -31,30 +45,56 @@ export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;
 }
 
-/**
- * Throws when the interaction was cancelled: the signal's reason if it is a HookboxError (so the
- * caller's own error comes back), otherwise a system error saying so.
- */
-export function throwIfCancelled(signal: AbortSignal): void {
-  if (!signal.aborted) return;
-  const reason: unknown = signal.reason;
-  if (reason instanceof HookboxError) throw reason;
-  throw new SystemError('internal', 'The interaction was cancelled.', { cause: reason });
+/** A failed try, and how long the API asked to wait before the next (when it said). */
+class FailedTry extends Error {
+  constructor(
+    readonly error: SystemError,
+    /** Whether another try may succeed (408, 429, 5xx, a broken connection; not a timeout). */
+    readonly again: boolean,
+    readonly waitMs: number | undefined,
+  ) {
+    super(error.message);
+  }
 }
 
 /**
  * POSTs `body` as JSON and returns the parsed JSON answer. Every failure is a SystemError naming the
  * API: unreachable (retryable), no answer within `timeoutMs` (`timeout`, retryable), a non-2xx answer
  * (`internal`, the API's own message via `describe`, retryable for 408/429/5xx), or a 2xx answer
- * that is not JSON. Cancellation through `signal` throws as {@link throwIfCancelled} does.
+ * that is not JSON. Unreachable and 408/429/5xx are tried again per `retry`, waiting what
+ * `Retry-After` (or the body) asks, else a doubling backoff; a timeout is not (it already took
+ * `timeoutMs`). Cancellation through `signal` throws as {@link throwIfCancelled} does, also while
+ * waiting to retry (docs/drivers.md, Retries).
  */
 export async function postJson(request: JsonPost, describe: DescribeFailure): Promise<unknown> {
+  const policy = request.retry ?? DEFAULT_RETRY_POLICY;
+  for (let retry = 0; ; retry++) {
+    try {
+      return await postOnce(request, describe);
+    } catch (thrown) {
+      if (!(thrown instanceof FailedTry)) throw thrown;
+      const { error, again, waitMs } = thrown;
+      if (!again || retry >= policy.maxRetries) throw error;
+      if (waitMs !== undefined && waitMs > policy.maxDelayMs) {
+        throw new SystemError(
+          error.code,
+          `${error.message} (The API asks to wait ${Math.ceil(waitMs / 1000)} s before trying again, longer than the ${policy.maxDelayMs} ms hookbox waits.)`,
+          { retryable: true, details: { ...error.details, retry_after_ms: waitMs } },
+        );
+      }
+      await sleepUnlessCancelled(waitMs ?? backoffMs(policy, retry + 1), request.signal);
+    }
+  }
+}
+
+async function postOnce(request: JsonPost, describe: DescribeFailure): Promise<unknown> {
   throwIfCancelled(request.signal);
   const timeout = AbortSignal.timeout(request.timeoutMs);
   const signal = AbortSignal.any([request.signal, timeout]);
   const where = `${request.api} at ${request.url}`;
   let status: number;
   let text: string;
+  let headers: Headers;
   try {
     const response = await request.fetch(request.url, {
       method: 'POST',
@@ -63,6 +103,7 @@ export async function postJson(request: JsonPost, describe: DescribeFailure): Pr
       signal,
     });
     status = response.status;
+    headers = response.headers;
     text = await response.text();
   } catch (error) {
     throwIfCancelled(request.signal);
@@ -73,20 +114,23 @@ export async function postJson(request: JsonPost, describe: DescribeFailure): Pr
         { retryable: true, details: { api: request.api }, cause: error },
       );
     }
-    throw new SystemError('internal', `Could not reach the ${where}: ${describeCause(error)}.`, {
-      retryable: true,
-      details: { api: request.api },
-      cause: error,
-    });
+    const unreachable = new SystemError(
+      'internal',
+      `Could not reach the ${where}: ${describeCause(error)}.`,
+      { retryable: true, details: { api: request.api }, cause: error },
+    );
+    throw new FailedTry(unreachable, true, undefined);
   }
 
   const body = parseJson(text);
   if (status < 200 || status > 299) {
     const failure = describe(status, body, text);
-    throw new SystemError('internal', failure.message, {
+    const error = new SystemError('internal', failure.message, {
       retryable: isRetryableStatus(status),
       details: { api: request.api, status, ...failure.details },
     });
+    const waitMs = retryAfterMsOf(headers) ?? failure.retryAfterMs;
+    throw new FailedTry(error, isRetryableStatus(status), waitMs);
   }
   if (body === undefined) {
     throw new SystemError(

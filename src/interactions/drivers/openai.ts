@@ -12,6 +12,7 @@ import {
   type ApiFailure,
   type FailureKind,
 } from './http-json.js';
+import { retryPolicyOf, type RetryOptions, type RetryPolicy } from './retry.js';
 import {
   runToolLoop,
   type CallOutcome,
@@ -20,7 +21,7 @@ import {
   type RequestedCall,
 } from './tool-loop.js';
 
-export interface OpenAIDriverOptions {
+export interface OpenAIDriverOptions extends RetryOptions {
   /** The model, as the endpoint names it (`qwen2.5:7b`, `gpt-4.1-mini`, …); the `<model>` of an
    * `openai:<model>` agent name. @default env HOOKBOX_OPENAI_MODEL */
   model?: string;
@@ -84,6 +85,8 @@ export class OpenAIDriver implements ModelDriver {
   readonly model: string;
   readonly baseUrl: string;
   readonly timeoutMs: number;
+  /** When a 408, 429, 5xx or broken connection is tried again (docs/drivers.md, Retries). */
+  readonly retry: RetryPolicy;
   /** The model as error hints name it, with where it came from when that was not the options. */
   private readonly modelForHints: string;
   private readonly apiKey: string | undefined;
@@ -96,6 +99,7 @@ export class OpenAIDriver implements ModelDriver {
     this.baseUrl = (options.baseUrl ?? env.HOOKBOX_OPENAI_BASE_URL ?? '').replace(/\/+$/, '');
     this.apiKey = options.apiKey ?? (env.HOOKBOX_OPENAI_API_KEY || undefined);
     this.timeoutMs = options.timeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS;
+    this.retry = retryPolicyOf(options);
     this.fetch = options.fetch ?? globalThis.fetch;
   }
 
@@ -129,6 +133,7 @@ export class OpenAIDriver implements ModelDriver {
         timeoutMs: this.timeoutMs,
         signal: context.signal,
         fetch: this.fetch,
+        retry: this.retry,
       },
       (status, errorBody, text) =>
         describeOpenAIFailure(this.modelForHints, this.baseUrl, status, errorBody, text),

@@ -9,8 +9,19 @@ const KEY = 'test-gemini-key';
 const PATH = '/v1beta/models/gemini-2.5-flash:generateContent';
 const replay = replayServers();
 
-function driver(baseUrl: string, options: { timeoutMs?: number; model?: string } = {}) {
-  return new GeminiDriver({ apiKey: KEY, baseUrl, model: 'gemini-2.5-flash', env: {}, ...options });
+/** A driver on the replay server; it does not retry unless told (retries: driver-retries.test.ts). */
+function driver(
+  baseUrl: string,
+  options: { timeoutMs?: number; model?: string; maxRetries?: number } = {},
+) {
+  return new GeminiDriver({
+    apiKey: KEY,
+    baseUrl,
+    model: 'gemini-2.5-flash',
+    env: {},
+    maxRetries: 0,
+    ...options,
+  });
 }
 
 /** One generateContent request with the key, answered by a recording. */

@@ -15,12 +15,14 @@ const KEY = 'sk-test-openai-key';
 const PATH = '/v1/chat/completions';
 const replay = replayServers();
 
+/** A driver on the replay server; it does not retry unless told (retries: driver-retries.test.ts). */
 function driver(baseUrl: string, options: { apiKey?: string; timeoutMs?: number } = {}) {
   return new OpenAIDriver({
     baseUrl: `${baseUrl}/v1/`,
     model: 'qwen2.5:7b',
     apiKey: KEY,
     env: {},
+    maxRetries: 0,
     ...options,
   });
 }
@@ -385,6 +387,7 @@ describe('OpenAIDriver against recorded chat-completions answers', () => {
       baseUrl: `http://127.0.0.1:${port}/v1`,
       model: 'm',
       env: {},
+      maxRetries: 0,
     })
       .run(fakeContext({}))
       .catch((thrown: unknown) => thrown);

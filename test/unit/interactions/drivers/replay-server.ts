@@ -6,6 +6,8 @@ import { afterEach } from 'vitest';
 /** A recorded HTTP answer of a model API: its status and its body exactly as sent on the wire. */
 export interface Recording {
   status: number;
+  /** Headers that matter to the driver (e.g. `retry-after`); content-type is always JSON. */
+  headers?: Record<string, string>;
   body: unknown;
 }
 
@@ -20,6 +22,8 @@ export interface SeenRequest {
   method: string;
   path: string;
   headers: IncomingHttpHeaders;
+  /** When it arrived (Date.now()). */
+  at: number;
   // The parsed JSON body; tests look into it freely.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
@@ -75,6 +79,7 @@ export function replayServers(): (exchanges: Exchange[]) => Promise<Replay> {
           method: incoming.method ?? '',
           path: incoming.url ?? '',
           headers: incoming.headers,
+          at: Date.now(),
           body,
         };
         const index = requests.push(seen) - 1;
@@ -89,7 +94,10 @@ export function replayServers(): (exchanges: Exchange[]) => Promise<Replay> {
           return;
         }
         if (exchange.response === 'hang') return;
-        outgoing.writeHead(exchange.response.status, { 'content-type': 'application/json' });
+        outgoing.writeHead(exchange.response.status, {
+          ...exchange.response.headers,
+          'content-type': 'application/json',
+        });
         outgoing.end(JSON.stringify(exchange.response.body));
       });
     });

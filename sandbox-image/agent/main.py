@@ -20,6 +20,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import files  # noqa: E402
 import files_2026_09  # noqa: E402
+import hook_processes  # noqa: E402
 import http_hooks  # noqa: E402
 import processes  # noqa: E402
 import sources  # noqa: E402
@@ -135,21 +136,11 @@ async def tool_code_paused():
         processes.resume_processes(paused)
 
 
-async def run_hook(request):
-    async with tool_code_paused():
-        await processes.make_room_for_hook()
-        result = await processes.run(
-            ["/bin/sh", "-c", request["command"]],
-            user=HOOK,
-            cwd=WORKSPACE,
-            env=hook_environment(request.get("env")),
-            stdin_data=request.get("stdin", "").encode(),
-            timeout_ms=request["timeout_ms"],
-            output_cap_bytes=request["output_cap_bytes"],
-            # Hooks run one at a time: nothing a hook leaves behind outlives it.
-            sweep_user_after=True,
-        )
-    return {
+HOOK_PROCESSES = hook_processes.HookProcesses()
+
+
+def _hook_answer(result, runner, note=None):
+    answer = {
         "exit_code": result.exit_code,
         "signal": result.signal,
         "stdout": result.stdout,
@@ -157,7 +148,53 @@ async def run_hook(request):
         "timed_out": result.timed_out,
         "truncated": result.truncated,
         "duration_ms": result.duration_ms,
+        "runner": runner,
     }
+    if note is not None:
+        answer["runner_note"] = note
+    return answer
+
+
+async def spawn_hook(request):
+    await processes.make_room_for_hook()
+    return await processes.run(
+        ["/bin/sh", "-c", request["command"]],
+        user=HOOK,
+        cwd=WORKSPACE,
+        env=hook_environment(request.get("env")),
+        stdin_data=request.get("stdin", "").encode(),
+        timeout_ms=request["timeout_ms"],
+        output_cap_bytes=request["output_cap_bytes"],
+        # Hooks run one at a time: nothing a hook leaves behind outlives it (but the processes
+        # waiting for later events: docs/gates.md, "Prestart and workers").
+        sweep_user_after=True,
+        spare_sessions=HOOK_PROCESSES.spared_sessions,
+    )
+
+
+async def run_hook(request):
+    """One command handler: by its worker (`"worker": true`), by the process prestarted for it, or
+    spawned. A worker's failure falls back to a spawn, so the event is still answered."""
+    async with tool_code_paused():
+        if request.get("worker") and request.get("key") is not None:
+            started = time.monotonic()
+            (answer, stderr), failure = await HOOK_PROCESSES.ask_worker(request, hook_environment)
+            if failure is None:
+                duration_ms = round((time.monotonic() - started) * 1000, 3)
+                return _hook_answer(
+                    processes.RunResult(0, None, answer + "\n", stderr, False, False, duration_ms), "worker"
+                )
+            return _hook_answer(await spawn_hook(request), "worker_fallback", failure)
+        note = None
+        if request.get("prestart") and request.get("key") is not None:
+            waiting, note = await HOOK_PROCESSES.take_waiting(request, hook_environment(request.get("env")))
+            if waiting is not None:
+                return _hook_answer(await HOOK_PROCESSES.run_prestarted(waiting, request), "prestarted")
+        return _hook_answer(await spawn_hook(request), "spawned", note)
+
+
+async def prestart_hooks(request):
+    return await HOOK_PROCESSES.prestart(request, hook_environment)
 
 
 async def run_http_hook(request):
@@ -173,6 +210,8 @@ async def handle(request):
         return await run_code(request)
     if op == "run_hook":
         return await run_hook(request)
+    if op == "prestart_hooks":
+        return await prestart_hooks(request)
     if op == "http_hook":
         return await run_http_hook(request)
     if op == "file":
@@ -182,6 +221,8 @@ async def handle(request):
     if op == "write_sources":
         return await sources.write_sources(request)
     if op == "reset_agents":
+        # Nothing prestarted for the old gates may answer for the new ones.
+        HOOK_PROCESSES.discard_all()
         await asyncio.get_running_loop().run_in_executor(None, files.empty_directory, AGENTS_WRITABLE_DIR)
         return {"ok": True}
     if op == "kill_tool_processes":

@@ -216,10 +216,12 @@ def _script_file(script):
     return fd
 
 
-async def run(argv, *, user, cwd, env, stdin_data, timeout_ms, output_cap_bytes, sweep_user_after, script=None):
+async def run(argv, *, user, cwd, env, stdin_data, timeout_ms, output_cap_bytes, sweep_user_after, script=None, spare_sessions=frozenset):
     """Runs argv as `user`. With `sweep_user_after`, every process of the user still alive when the
-    command ends (or times out) is killed; otherwise only the command's own process group is.
-    `script` (bytes), when given, is readable by the command on descriptor 3 (/dev/fd/3)."""
+    command ends (or times out) is killed, except the sessions `spare_sessions()` names (hook
+    processes waiting for later events, docs/gates.md "Prestart and workers"); otherwise only the
+    command's own process group is. `script` (bytes), when given, is readable by the command on
+    descriptor 3 (/dev/fd/3)."""
     started = time.monotonic()
     loop = asyncio.get_running_loop()
     (in_read, in_write), (out_read, out_write), (err_read, err_write) = await loop.run_in_executor(filesystem_executor(user), _pipes)
@@ -266,17 +268,17 @@ async def run(argv, *, user, cwd, env, stdin_data, timeout_ms, output_cap_bytes,
             timed_out = True
             kill_group(pid)
             if sweep_user_after:
-                await kill_user_processes(user)
+                await kill_user_processes(user, spare_sessions=spare_sessions())
             await child.exited
         if not await _wait(readers, PIPE_GRACE_SECONDS):
             # Children still hold the pipes. Under the sweep they die with every process of the user;
             # background processes that are allowed to live keep running, and we stop reading them.
             if sweep_user_after:
                 kill_group(pid)
-                await kill_user_processes(user)
+                await kill_user_processes(user, spare_sessions=spare_sessions())
                 await _wait(readers, 1)
         elif sweep_user_after:
-            await kill_user_processes(user)
+            await kill_user_processes(user, spare_sessions=spare_sessions())
     finally:
         for reader in pipe_readers:
             reader.close()
@@ -341,8 +343,9 @@ async def make_room_for_hook():
     return await kill_user_processes(TOOL)
 
 
-def live_processes_of(user):
-    """PIDs of the user's processes that are not zombies (a zombie is dead, only unreaped)."""
+def live_processes_of(user, spare_sessions=frozenset()):
+    """PIDs of the user's processes that are not zombies (a zombie is dead, only unreaped), leaving
+    out those of the sessions in `spare_sessions`."""
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -351,10 +354,11 @@ def live_processes_of(user):
             if os.stat(f"/proc/{entry}").st_uid != user.uid:
                 continue
             with open(f"/proc/{entry}/stat", "rb") as stat:
-                state = stat.read().rsplit(b")", 1)[1].split()[0]
+                fields = stat.read().rsplit(b")", 1)[1].split()
+            state, session = fields[0], int(fields[3])
         except (FileNotFoundError, ProcessLookupError, IndexError):
             continue
-        if state not in (b"Z", b"X"):
+        if state not in (b"Z", b"X") and session not in spare_sessions:
             found.append(int(entry))
     return found
 
@@ -376,12 +380,12 @@ def _stopped_or_dead(pid):
     return state in (b"T", b"t", b"Z", b"X")
 
 
-async def pause_user_processes(user, rounds=200):
+async def pause_user_processes(user, rounds=200, spare_sessions=frozenset()):
     """Stops (SIGSTOP) every running process of `user`, round after round until none runs — a
     stopped process cannot fork — and returns the pids it stopped (not those already stopped)."""
     paused = {}
     for _ in range(rounds):
-        running = [pid for pid in live_processes_of(user) if not _stopped_or_dead(pid)]
+        running = [pid for pid in live_processes_of(user, spare_sessions) if not _stopped_or_dead(pid)]
         if not running:
             break
         _signal_all(running, signal.SIGSTOP)
@@ -394,19 +398,19 @@ def resume_processes(pids):
     _signal_all(pids, signal.SIGCONT)
 
 
-async def kill_user_processes(user, rounds=200):
+async def kill_user_processes(user, rounds=200, spare_sessions=frozenset()):
     """Kills every process of `user`; returns how many were alive at first.
 
     The agent (root, with CAP_KILL) signals them by pid, with no fork: under a fork bomb the pid
     limit may leave no room for a helper process. First every process is stopped, then all are
     killed at once.
     """
-    first = live_processes_of(user)
+    first = live_processes_of(user, spare_sessions)
     if not first:
         return 0
-    await pause_user_processes(user, rounds)
+    await pause_user_processes(user, rounds, spare_sessions)
     for _ in range(rounds):
-        pids = live_processes_of(user)
+        pids = live_processes_of(user, spare_sessions)
         if not pids:
             break
         _signal_all(pids, signal.SIGKILL)

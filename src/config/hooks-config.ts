@@ -12,6 +12,16 @@ export interface CommandHandler {
   command: string;
   timeoutSeconds: number;
   onError: OnError;
+  /**
+   * Keep the next process of this handler started ahead, waiting on its stdin (docs/gates.md,
+   * "Prestart and workers"). Our extension of hooks.json. @default true
+   */
+  prestart: boolean;
+  /**
+   * Run the handler as one long-lived process that answers one JSON line per event line
+   * (docs/gates.md, "Prestart and workers"). Our extension of hooks.json. @default false
+   */
+  worker: boolean;
 }
 
 export interface HttpHandler {
@@ -76,6 +86,9 @@ const commandHandlerSchema = z.strictObject({
     }),
   timeout: timeoutSchema,
   on_error: onErrorSchema,
+  // hookbox's extensions (docs/gates.md, "Prestart and workers").
+  prestart: z.boolean({ error: 'prestart must be true or false' }).default(true),
+  worker: z.boolean({ error: 'worker must be true or false' }).default(false),
 });
 
 const httpHandlerSchema = z.strictObject({
@@ -172,6 +185,8 @@ export function safeParseHooksConfig(text: string): HooksConfigParse {
                   command: handler.command,
                   timeoutSeconds: handler.timeout,
                   onError: handler.on_error,
+                  prestart: handler.prestart,
+                  worker: handler.worker,
                 }
               : {
                   type: 'http',

@@ -68,6 +68,13 @@ export interface ControllerOptions {
    * TLS, the proxy sockets' folder, and (tests only) name overrides. See docs/network.md.
    */
   egress?: EgressSettings;
+  /**
+   * Keep each command handler's next process started ahead of its event (docs/gates.md, "Prestart
+   * and workers"); a handler can still opt out with `"prestart": false`. The environment variable
+   * `HOOKBOX_PRESTART=off` turns it off where this option is not given.
+   * @default true
+   */
+  prestartHooks?: boolean;
 }
 
 /**
@@ -101,6 +108,8 @@ export class Controller {
   readonly hookRunner: HookRunner | undefined;
   /** The warm pool, when the controller has one. */
   readonly pool: WarmPool | undefined;
+  /** Whether environments prestart their hook processes (ControllerOptions.prestartHooks). */
+  private prestartHooks = true;
 
   private constructor(
     readonly client: ContainerClient,
@@ -197,6 +206,7 @@ export class Controller {
       state,
     );
     controller.egressSettings = options.egress;
+    controller.prestartHooks = options.prestartHooks ?? process.env.HOOKBOX_PRESTART !== 'off';
     if (state) await controller.restore();
     if (options.reapIntervalMs) {
       controller.reaper = setInterval(() => {
@@ -342,6 +352,7 @@ export class Controller {
       {
         onGatesReplaced: (hooksJson) => this.state?.setHooksJson(id, hooksJson),
       },
+      { prestart: this.prestartHooks },
     );
     this.environments.set(id, environment);
     return environment;

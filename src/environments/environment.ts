@@ -22,6 +22,9 @@ import { SANDBOX_PATHS } from '../sandbox/sandbox-options.js';
 import { resolveToolCall, type VocabularyId } from '../tools/registry.js';
 import type { ToolRunSettings } from '../tools/tool-definition.js';
 import type { ToolCall, ToolResult } from '../tools/types.js';
+import { handlerKeys, prestartRequests } from '../hooks/prestart-plan.js';
+import type { CommandHandler } from '../config/hooks-config.js';
+import { toolsOf } from '../tools/registry.js';
 import { ENVIRONMENT_DEFAULTS } from './environment-options.js';
 import { newCallId } from './ids.js';
 import { SerialQueue } from './serial-queue.js';
@@ -60,6 +63,15 @@ export interface EnvironmentEvents {
   onGatesReplaced?(hooksJson: string | null): void;
   /** A call started: the environment is in use. */
   onUsed?(): void;
+}
+
+/** How an environment runs its command handlers (docs/gates.md, "Prestart and workers"). */
+export interface HookProcessSettings {
+  /**
+   * Keep each command handler's next process started ahead, unless the handler says
+   * `"prestart": false`. @default true
+   */
+  prestart: boolean;
 }
 
 /** Options of one call. */
@@ -122,6 +134,13 @@ export class Environment {
   lastUsedAt = Date.now();
   private readonly executor: HandlerExecutor;
   private deleted = false;
+  /** The agent's names for the command handlers of the gates in force. */
+  private keys: Map<CommandHandler, string>;
+  /** Counts gate replacements: nothing prestarted for older gates may answer. */
+  private generation = 1;
+  /** The id the next call gets, known ahead so a prestarted hook can be given it. */
+  private nextCallId = newCallId();
+  private lastToolName: string | undefined;
   /** The environment level of the controller hooks' context store. */
   readonly store = new ContextStore();
 
@@ -135,8 +154,10 @@ export class Environment {
     /** The operator's controller-side hooks and policies; they run before the sandbox gates. */
     private readonly controllerHooks?: HookRunner,
     private readonly events: EnvironmentEvents = {},
+    private readonly hookProcesses: HookProcessSettings = { prestart: true },
   ) {
     this.gates = gates;
+    this.keys = handlerKeys(gates);
     this.executor = {
       run: async (handler, stdin, env) => {
         if (handler.type === 'http') {
@@ -157,6 +178,7 @@ export class Environment {
             handler.timeoutSeconds * 1000 + 15_000,
           );
         }
+        const key = this.keys.get(handler);
         return this.sandbox.request<HandlerRun & { duration_ms: number }>(
           'run_hook',
           {
@@ -165,11 +187,46 @@ export class Environment {
             env,
             timeout_ms: handler.timeoutSeconds * 1000,
             output_cap_bytes: ENVIRONMENT_DEFAULTS.hookOutputCapBytes,
+            ...(key === undefined
+              ? {}
+              : {
+                  key,
+                  generation: this.generation,
+                  prestart: handler.prestart && this.hookProcesses.prestart,
+                  worker: handler.worker,
+                }),
           },
-          handler.timeoutSeconds * 1000 + 15_000,
+          // A worker that hangs is followed by a spawn with the same timeout.
+          handler.timeoutSeconds * 1000 * (handler.worker ? 2 : 1) + 15_000,
         );
       },
     };
+    this.prestartNext();
+  }
+
+  /**
+   * Asks the agent to have the next call's hook processes ready. Not awaited: their start-up runs
+   * between calls, and a call that comes first simply finds nothing ready (docs/gates.md).
+   */
+  private prestartNext(): void {
+    if (this.deleted) return;
+    const handlers = prestartRequests(this.gates, this.keys, {
+      environmentId: this.id,
+      stateDir: SANDBOX_PATHS.stateDir,
+      nextCallId: this.nextCallId,
+      lastToolName: this.lastToolName,
+      toolNames: toolsOf(this.vocabulary).map((tool) => tool.name),
+      prestart: this.hookProcesses.prestart,
+    });
+    if (handlers.length === 0 && this.generation === 1) return;
+    this.sandbox
+      .request('prestart_hooks', { generation: this.generation, handlers }, 30_000)
+      .catch((error: Error) =>
+        this.logger.warn(
+          { environmentId: this.id, error: error.message },
+          'prestarting hook processes failed; hooks are spawned per call',
+        ),
+      );
   }
 
   get id(): string {
@@ -214,7 +271,14 @@ export class Environment {
     const verbatim: ToolCall = { name: toolCall.name, args: toolCall.args ?? {} };
     this.lastUsedAt = Date.now();
     this.events.onUsed?.();
-    return this.queue.run(() => this.runCall(verbatim, resolved, options));
+    return this.queue.run(async () => {
+      try {
+        return await this.runCall(verbatim, resolved, options);
+      } finally {
+        this.lastToolName = resolved.tool.name;
+        this.prestartNext();
+      }
+    });
   }
 
   private record(hook: HookRecord): void {
@@ -227,7 +291,8 @@ export class Environment {
     checked: ReturnType<typeof resolveToolCall>,
     options: CallOptions,
   ): Promise<CallOutcome> {
-    const callId = newCallId();
+    const callId = this.nextCallId;
+    this.nextCallId = newCallId();
     const record = (hook: HookRecord) => this.record(hook);
     const outcome: CallOutcome = {
       environment_id: this.id,
@@ -353,8 +418,11 @@ export class Environment {
       if (sources.some((source) => source.area === 'workspace'))
         await this.sandbox.addWorkspaceSources(sources);
       if (newGates) {
+        this.generation += 1;
         await this.sandbox.replaceAgents(agents);
         this.gates = newGates;
+        this.keys = handlerKeys(newGates);
+        this.prestartNext();
         this.events.onGatesReplaced?.(
           agents.find((source) => source.path === 'hooks.json')?.content ?? null,
         );

@@ -61,6 +61,14 @@ function hookEnv(event: HookEvent, context: HookCallContext): Record<string, str
   };
 }
 
+/** Which process answered, when the agent said (command handlers). */
+function runnerOf(run: HandlerRun): Pick<HookRecord, 'runner' | 'runner_note'> {
+  return {
+    ...(run.runner === undefined ? {} : { runner: run.runner }),
+    ...(run.runner_note === undefined ? {} : { runner_note: run.runner_note }),
+  };
+}
+
 function baseRecord(context: HookCallContext, event: HookEvent, entry: MatchingHandler) {
   return {
     source: 'sandbox' as const,
@@ -109,6 +117,7 @@ export async function runPreHooks(
         reason: decision.reason,
         exit_code: run.exit_code,
         duration_ms: run.duration_ms,
+        ...runnerOf(run),
       };
       if (decision.blocks) blockedBy = decision.reason;
     }
@@ -141,6 +150,7 @@ export async function runPostHooks(
       reason: decision.reason,
       exit_code: run.exit_code,
       duration_ms: run.duration_ms,
+      ...runnerOf(run),
     };
     records.push(record);
     onRecord(record);

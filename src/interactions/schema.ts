@@ -166,6 +166,10 @@ export const hookOutcomeSchema = z
     reason: z.string().nullable(),
     exit_code: z.number().nullable(),
     duration_ms: z.number(),
+    runner: z
+      .enum(['spawned', 'prestarted', 'worker', 'worker_fallback'])
+      .optional()
+      .describe('For sandbox `command` handlers: which process answered (docs/gates.md).'),
   })
   .describe('One hook run (SPEC §8).');
 

@@ -35,6 +35,7 @@ export function hookOutcomeOf(record: HookRecord): HookOutcomeRecord {
     reason: record.reason,
     exit_code: record.exit_code,
     duration_ms: record.duration_ms,
+    ...(record.runner === undefined ? {} : { runner: record.runner }),
   };
 }
 

@@ -22,4 +22,11 @@ export interface HookRecord {
   reason: string | null;
   exit_code: number | null;
   duration_ms: number;
+  /**
+   * For sandbox `command` handlers: which process answered, `spawned`, `prestarted`, `worker` or
+   * `worker_fallback` (docs/gates.md, "Prestart and workers").
+   */
+  runner?: 'spawned' | 'prestarted' | 'worker' | 'worker_fallback';
+  /** Why the prestarted process or the worker did not answer, when one was expected to. */
+  runner_note?: string;
 }

@@ -75,9 +75,9 @@ async def _start(command, env, extra_fds=()):
     return pid, child, in_write, out_read, err_read
 
 
-async def _supervise(waiting, stdin_data, timeout_ms, output_cap_bytes, spare):
+async def _supervise(waiting, stdin_data, timeout_ms, output_cap_bytes, spare, user=HOOK):
     """Hands a prestarted process its payload and supervises it as processes.run does a spawned one
-    (the timeout counts from the payload write). Returns a processes.RunResult."""
+    with the sweep of `user` (the timeout counts from the payload write). Returns a RunResult."""
     loop = asyncio.get_running_loop()
     started = time.monotonic()
     stdout = processes.CappedBuffer(output_cap_bytes)
@@ -94,14 +94,14 @@ async def _supervise(waiting, stdin_data, timeout_ms, output_cap_bytes, spare):
         if not await processes._wait(child.exited, timeout_ms / 1000):
             timed_out = True
             processes.kill_group(pid)
-            await processes.kill_user_processes(HOOK, spare_sessions=spare())
+            await processes.kill_user_processes(user, spare_sessions=spare())
             await child.exited
         if not await processes._wait(readers, processes.PIPE_GRACE_SECONDS):
             processes.kill_group(pid)
-            await processes.kill_user_processes(HOOK, spare_sessions=spare())
+            await processes.kill_user_processes(user, spare_sessions=spare())
             await processes._wait(readers, 1)
         else:
-            await processes.kill_user_processes(HOOK, spare_sessions=spare())
+            await processes.kill_user_processes(user, spare_sessions=spare())
     finally:
         for reader in pipe_readers:
             reader.close()

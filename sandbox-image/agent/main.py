@@ -18,6 +18,7 @@ import time
 # -I (isolated mode) leaves the script's own folder off sys.path; the agent's modules live there.
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import code_prestart  # noqa: E402
 import files  # noqa: E402
 import files_2026_09  # noqa: E402
 import hook_processes  # noqa: E402
@@ -99,10 +100,32 @@ def code_command(language, code):
     return [interpreter, "/dev/fd/3"], encoded
 
 
+CODE_INTERPRETERS = code_prestart.CodeInterpreters()
+
+
 async def run_code(request):
-    argv, script = code_command(request["language"], request["code"])
     await files.ensure_tool_tmpdir()
-    result = await processes.run(
+    result = None
+    if not request.get("background_processes", False):
+        code_bytes = os.fsencode(request["code"])
+        waiting = await CODE_INTERPRETERS.take(request["language"], code_bytes, tool_environment())
+        if waiting is not None:
+            result = await CODE_INTERPRETERS.run(waiting, code_bytes, request["timeout_ms"], request["output_cap_bytes"])
+    if result is None:
+        result = await spawn_code(request)
+    return {
+        "exit_code": result.exit_code,
+        "stdout": result.stdout,
+        "stderr": result.stderr,
+        "timed_out": result.timed_out,
+        "truncated": result.truncated,
+        "duration_ms": result.duration_ms,
+    }
+
+
+async def spawn_code(request):
+    argv, script = code_command(request["language"], request["code"])
+    return await processes.run(
         argv,
         script=script,
         user=TOOL,
@@ -113,14 +136,6 @@ async def run_code(request):
         output_cap_bytes=request["output_cap_bytes"],
         sweep_user_after=not request.get("background_processes", False),
     )
-    return {
-        "exit_code": result.exit_code,
-        "stdout": result.stdout,
-        "stderr": result.stderr,
-        "timed_out": result.timed_out,
-        "truncated": result.truncated,
-        "duration_ms": result.duration_ms,
-    }
 
 
 @contextlib.asynccontextmanager
@@ -194,7 +209,15 @@ async def run_hook(request):
 
 
 async def prestart_hooks(request):
-    return await HOOK_PROCESSES.prestart(request, hook_environment)
+    """Starts the next call's processes: its hooks' and, when the controller asks (no background
+    processes), the interpreter of `code_language` (docs/gates.md, "Prestart and workers")."""
+    answer = await HOOK_PROCESSES.prestart(request, hook_environment)
+    if request.get("code_language"):
+        await files.ensure_tool_tmpdir()
+        answer["code"] = await CODE_INTERPRETERS.prestart(request["code_language"], tool_environment())
+    else:
+        CODE_INTERPRETERS.discard()
+    return answer
 
 
 async def run_http_hook(request):
@@ -219,13 +242,17 @@ async def handle(request):
     if op == "file_2026_09":
         return await files_2026_09.run(request)
     if op == "write_sources":
+        # New workspace files: an interpreter started before them would not start as a spawn would.
+        CODE_INTERPRETERS.discard()
         return await sources.write_sources(request)
     if op == "reset_agents":
         # Nothing prestarted for the old gates may answer for the new ones.
         HOOK_PROCESSES.discard_all()
+        CODE_INTERPRETERS.discard()
         await asyncio.get_running_loop().run_in_executor(None, files.empty_directory, AGENTS_WRITABLE_DIR)
         return {"ok": True}
     if op == "kill_tool_processes":
+        CODE_INTERPRETERS.discard()
         return {"killed": await processes.kill_user_processes(TOOL)}
     raise ValueError(f"unknown op {op!r}")
 

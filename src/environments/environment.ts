@@ -141,6 +141,8 @@ export class Environment {
   /** The id the next call gets, known ahead so a prestarted hook can be given it. */
   private nextCallId = newCallId();
   private lastToolName: string | undefined;
+  /** The language of the last code_execution call: its interpreter is started ahead. */
+  private lastCodeLanguage = 'bash';
   /** The environment level of the controller hooks' context store. */
   readonly store = new ContextStore();
 
@@ -218,9 +220,19 @@ export class Environment {
       toolNames: toolsOf(this.vocabulary).map((tool) => tool.name),
       prestart: this.hookProcesses.prestart,
     });
-    if (handlers.length === 0 && this.generation === 1) return;
+    // Tool code's interpreter only where no tool process outlives its call: nothing can then reach
+    // the waiting one (docs/gates.md, "Prestart and workers").
+    const codeLanguage =
+      this.hookProcesses.prestart && !this.settings.backgroundProcesses
+        ? this.lastCodeLanguage
+        : null;
+    if (handlers.length === 0 && this.generation === 1 && codeLanguage === null) return;
     this.sandbox
-      .request('prestart_hooks', { generation: this.generation, handlers }, 30_000)
+      .request(
+        'prestart_hooks',
+        { generation: this.generation, handlers, code_language: codeLanguage },
+        30_000,
+      )
       .catch((error: Error) =>
         this.logger.warn(
           { environmentId: this.id, error: error.message },
@@ -350,6 +362,8 @@ export class Environment {
       return this.finish({ ...outcome, blocked: true, reason: pre.reason, is_error: true });
 
     const request = tool.request(args, this.settings);
+    if (request.op === 'run_code' && typeof request.body.language === 'string')
+      this.lastCodeLanguage = request.body.language;
     const answer = await this.sandbox.request<Record<string, unknown>>(
       request.op,
       request.body,

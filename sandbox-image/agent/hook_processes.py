@@ -20,6 +20,8 @@ start-up is off every call's critical path. Replacing the gates (op `reset_agent
 import asyncio
 import json
 import os
+import re
+import shlex
 import time
 
 import processes
@@ -33,6 +35,44 @@ MAX_PROCESSES = 8
 # spawned as before, until the gates change.
 EARLY_EXITS_BEFORE_GIVING_UP = 2
 WORKER_LINE_CAP_BYTES = 1024 * 1024
+
+
+_PYTHON_PROGRAM = re.compile(r"(^|/)python3?(\.\d+)?$")
+# Characters with which /bin/sh itself would act before the handler reads its stdin (a redirection
+# truncates a file at once) or run more than one program.
+_SHELL_ACTION = re.compile(r"[<>|;&$`(){}\n]")
+
+
+def worth_prestarting(command):
+    """The default (`prestart` not given in hooks.json): only a python program run without shell
+    redirections or pipelines. Its start (interpreter, imports) is the cost worth hiding, and a
+    python gate reads its stdin before it acts; a shell's start is ~1 ms and a shell script acts at
+    once (`cat > file` truncates the file when it starts). docs/gates.md, "Prestart and workers"."""
+    if _SHELL_ACTION.search(command):
+        return False
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return False
+    words = [word for word in words if not re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", word)]
+    if not words:
+        return False
+    program = words[0]
+    if _PYTHON_PROGRAM.search(program):
+        return True
+    if program.startswith("/"):
+        try:
+            with open(program, "rb") as script:
+                first_line = script.readline(256)
+        except OSError:
+            return False
+        return first_line.startswith(b"#!") and b"python" in first_line
+    return False
+
+
+def wants_prestart(setting, command):
+    """`prestart` as the controller sends it: true, false, or "auto" (hooks.json left it out)."""
+    return setting is True or (setting == "auto" and worth_prestarting(command))
 
 
 class _Waiting:
@@ -262,6 +302,8 @@ class HookProcesses:
                         started += 1
                     continue
                 if self.early_exits.get(key, 0) >= EARLY_EXITS_BEFORE_GIVING_UP:
+                    continue
+                if not wants_prestart(handler.get("prestart", "auto"), handler["command"]):
                     continue
                 env = hook_environment(handler["env"])
                 current = self.waiting.get(key)

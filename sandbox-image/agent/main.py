@@ -171,7 +171,6 @@ def _hook_answer(result, runner, note=None):
 
 
 async def spawn_hook(request):
-    await processes.make_room_for_hook()
     return await processes.run(
         ["/bin/sh", "-c", request["command"]],
         user=HOOK,
@@ -191,6 +190,8 @@ async def run_hook(request):
     """One command handler: by its worker (`"worker": true`), by the process prestarted for it, or
     spawned. A worker's failure falls back to a spawn, so the event is still answered."""
     async with tool_code_paused():
+        # A prestarted gate or a worker may fork too: the same room as for a spawn.
+        await processes.make_room_for_hook()
         if request.get("worker") and request.get("key") is not None:
             started = time.monotonic()
             (answer, stderr), failure = await HOOK_PROCESSES.ask_worker(request, hook_environment)
@@ -201,7 +202,7 @@ async def run_hook(request):
                 )
             return _hook_answer(await spawn_hook(request), "worker_fallback", failure)
         note = None
-        if request.get("prestart") and request.get("key") is not None:
+        if request.get("prestart") and request.get("key") is not None and hook_processes.wants_prestart(request["prestart"], request["command"]):
             waiting, note = await HOOK_PROCESSES.take_waiting(request, hook_environment(request.get("env")))
             if waiting is not None:
                 return _hook_answer(await HOOK_PROCESSES.run_prestarted(waiting, request), "prestarted")

@@ -14,9 +14,11 @@ export interface CommandHandler {
   onError: OnError;
   /**
    * Keep the next process of this handler started ahead, waiting on its stdin (docs/gates.md,
-   * "Prestart and workers"). Our extension of hooks.json. @default true
+   * "Prestart and workers"). Our extension of hooks.json. Left out (undefined), the sandbox agent
+   * prestarts python programs run without shell redirections or pipelines.
+   * @default undefined (automatic)
    */
-  prestart: boolean;
+  prestart: boolean | undefined;
   /**
    * Run the handler as one long-lived process that answers one JSON line per event line
    * (docs/gates.md, "Prestart and workers"). Our extension of hooks.json. @default false
@@ -87,7 +89,7 @@ const commandHandlerSchema = z.strictObject({
   timeout: timeoutSchema,
   on_error: onErrorSchema,
   // hookbox's extensions (docs/gates.md, "Prestart and workers").
-  prestart: z.boolean({ error: 'prestart must be true or false' }).default(true),
+  prestart: z.boolean({ error: 'prestart must be true or false' }).optional(),
   worker: z.boolean({ error: 'worker must be true or false' }).default(false),
 });
 

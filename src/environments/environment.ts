@@ -194,7 +194,7 @@ export class Environment {
               : {
                   key,
                   generation: this.generation,
-                  prestart: handler.prestart && this.hookProcesses.prestart,
+                  prestart: this.hookProcesses.prestart ? (handler.prestart ?? 'auto') : false,
                   worker: handler.worker,
                 }),
           },

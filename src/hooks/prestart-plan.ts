@@ -10,6 +10,8 @@ export interface PrestartRequest {
   key: string;
   command: string;
   worker: boolean;
+  /** `"auto"`: hooks.json leaves it to the agent (docs/gates.md, "Prestart and workers"). */
+  prestart: boolean | 'auto';
   env: Record<string, string>;
 }
 
@@ -67,13 +69,14 @@ export function prestartRequests(
       for (const rule of group[event]) {
         for (const handler of rule.handlers) {
           if (handler.type !== 'command') continue;
-          if (!handler.worker && !(handler.prestart && context.prestart)) continue;
+          if (!handler.worker && !(handler.prestart !== false && context.prestart)) continue;
           const toolName = expectedTool(rule.matcher.matches, context);
           if (toolName === undefined) continue;
           out.push({
             key: keys.get(handler)!,
             command: handler.command,
             worker: handler.worker,
+            prestart: handler.prestart ?? 'auto',
             env: {
               HOOKBOX_EVENT: event,
               HOOKBOX_TOOL_NAME: toolName,

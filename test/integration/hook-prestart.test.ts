@@ -149,7 +149,7 @@ describe('prestarted hook processes', () => {
     );
   });
 
-  it('spawns a handler that says "prestart": false, and one that never reads its stdin', async () => {
+  it('spawns what should not run ahead: "prestart": false, shell commands, a handler that never reads stdin', async () => {
     const allowing = [
       hooksJson({
         gate: {
@@ -162,7 +162,10 @@ describe('prestarted hook processes', () => {
                   command: 'python3 /.agents/hooks-scripts/gate.py',
                   prestart: false,
                 },
-                { type: 'command', command: `echo '{"decision": "allow"}'` },
+                // Not python: spawned per event unless asked for (a redirection acts at once).
+                { type: 'command', command: 'cat > "$HOOKBOX_STATE_DIR/seen"; echo {}' },
+                // Asked for, but it exits before its event: given up after two tries.
+                { type: 'command', command: `echo '{"decision": "allow"}'`, prestart: true },
               ],
             },
           ],
@@ -171,17 +174,23 @@ describe('prestarted hook processes', () => {
       inline('.agents/hooks-scripts/gate.py', 'import sys; sys.stdin.read(); print("{}")'),
     ];
     await withEnvironment(controller, { sources: allowing }, async (environment) => {
-      const notes: (string | undefined)[][] = [];
+      const seen: (string | undefined)[][] = [];
       for (let i = 0; i < 4; i++) {
         await pause();
         const outcome = await environment.call(bash('echo ran'));
         expect(outcome.blocked).toBe(false);
         expect(outcome.result?.stdout).toBe('ran\n');
-        notes.push(outcome.hooks.map((hook) => hook.runner));
+        expect(outcome.hooks.map((hook) => hook.runner)).toEqual(['spawned', 'spawned', 'spawned']);
         expect(outcome.hooks[0]!.runner_note).toBeUndefined();
+        expect(outcome.hooks[1]!.runner_note).toBeUndefined();
+        seen.push([outcome.hooks[2]!.runner_note]);
       }
-      // The echo exits before its event: after two such misses it is no longer prestarted.
-      expect(notes).toEqual(Array(4).fill(['spawned', 'spawned']));
+      expect(seen).toEqual([
+        ['the prestarted process had exited'],
+        ['the prestarted process had exited'],
+        ['no prestarted process'],
+        ['no prestarted process'],
+      ]);
     });
   });
 

@@ -43,7 +43,7 @@ describe('hooks.json schema', () => {
       command: 'python3 /.agents/hooks-scripts/gate.py',
       timeoutSeconds: 10,
       onError: 'allow',
-      prestart: true,
+      prestart: undefined,
       worker: false,
     });
     const defaulted = parseHooksConfig(

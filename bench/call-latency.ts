@@ -142,12 +142,18 @@ const call = { name: 'code_execution', args: { code: 'true' } };
 const docker = new Docker();
 
 try {
-  const scenarios: { label: string; environment: Environment; samples: number[] }[] = [];
+  const scenarios: {
+    label: string;
+    environment: Environment;
+    samples: number[];
+    hookMs: number[];
+  }[] = [];
   const add = async (label: string, sources: InlineSource[]) =>
     scenarios.push({
       label,
       environment: await controller.createEnvironment({ sources }),
       samples: [],
+      hookMs: [],
     });
   await add('tool call `true`, no hooks', []);
   await add('seed python gate, spawned per call (`"prestart": false`)', seedSources('spawn'));
@@ -171,6 +177,7 @@ try {
       const elapsed = performance.now() - started;
       if (outcome.blocked) throw new Error(`${scenario.label}: blocked: ${outcome.reason}`);
       if (round >= WARMUP) scenario.samples.push(elapsed);
+      if (round >= WARMUP && outcome.hooks[0]) scenario.hookMs.push(outcome.hooks[0].duration_ms);
       for (const hook of outcome.hooks) {
         const seen = runners.get(scenario.label) ?? new Set<string>();
         seen.add(hook.runner ?? '?');
@@ -191,10 +198,11 @@ try {
     if (i >= WARMUP) cliSamples.push(performance.now() - started);
   }
 
-  const rows: Row[] = scenarios.map((s) => ({
+  const rows: (Row & { hookP50?: number })[] = scenarios.map((s) => ({
     label: s.label,
     p50: percentile(s.samples, 50),
     p95: percentile(s.samples, 95),
+    ...(s.hookMs.length > 0 ? { hookP50: percentile(s.hookMs, 50) } : {}),
   }));
   const exec = {
     label: 'per-call Docker API exec `true` (dockerode)',
@@ -210,13 +218,16 @@ try {
   console.log(
     `hookbox call latency, ${new Date().toISOString().slice(0, 10)}: ${ROUNDS} rounds (${EXEC_ITERATIONS} for exec) after ${WARMUP} warm-up, ${BETWEEN_CALLS_MS} ms between calls of one environment, image ${controller.image}\n`,
   );
-  console.log('| measurement | p50 ms | p95 ms | p50 over no-hook call | answered by |');
-  console.log('| --- | ---: | ---: | ---: | --- |');
-  for (const row of [...rows, exec, cli]) {
+  console.log(
+    '| measurement | p50 ms | p95 ms | p50 over no-hook call | the hook in the agent, p50 | answered by |',
+  );
+  console.log('| --- | ---: | ---: | ---: | ---: | --- |');
+  for (const row of [...rows, exec, cli] as (Row & { hookP50?: number })[]) {
     const over = rows.includes(row) && row !== noHooks ? (row.p50 - noHooks.p50).toFixed(2) : '';
+    const hook = row.hookP50 === undefined ? '' : row.hookP50.toFixed(2);
     const by = [...(runners.get(row.label) ?? [])].join(', ');
     console.log(
-      `| ${row.label} | ${row.p50.toFixed(2)} | ${row.p95.toFixed(2)} | ${over} | ${by} |`,
+      `| ${row.label} | ${row.p50.toFixed(2)} | ${row.p95.toFixed(2)} | ${over} | ${hook} | ${by} |`,
     );
   }
   const over = (index: number) => rows[index]!.p50 - noHooks.p50;

@@ -2,6 +2,11 @@
 // process, per-call values are right whether the prestarted process is used or not, swapped gates
 // never answer with an old script, and a prestarted process killed from outside changes nothing.
 import { execa } from 'execa';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Controller } from '../../src/environments/controller.js';
+import { createLogger } from '../../src/record/logger.js';
 import { describe, expect, it } from 'vitest';
 import { placeSources } from '../../src/config/sources.js';
 import type { CallOutcome, Environment } from '../../src/environments/environment.js';
@@ -59,6 +64,30 @@ async function killHookProcesses(environment: Environment): Promise<void> {
 }
 
 describe('prestarted hook processes', () => {
+  it('are off where the controller says so (HOOKBOX_PRESTART=off, prestartHooks: false)', async () => {
+    const off = await Controller.start({
+      home: mkdtempSync(join(tmpdir(), 'hookbox-test-')),
+      logger: createLogger({ level: 'silent' }),
+      prestartHooks: false,
+    });
+    try {
+      const environment = await off.createEnvironment({
+        vocabulary: '2026-05',
+        sources: preGate('code_execution', REPORTING_GATE('v1')),
+      });
+      for (let i = 0; i < 2; i++) {
+        await pause();
+        const outcome = await environment.call(bash('true'));
+        expect(outcome.reason).toBe(
+          `1 ${outcome.call_id} code_execution pre_tool_execution code_execution v1`,
+        );
+        expect([runnerOf(outcome), outcome.hooks[0]!.runner_note]).toEqual(['spawned', undefined]);
+      }
+    } finally {
+      await off.close();
+    }
+  });
+
   it('gives every event a fresh process, with the per-call values of a hit', async () => {
     await withEnvironment(
       controller,

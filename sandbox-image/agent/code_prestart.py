@@ -51,6 +51,9 @@ class CodeInterpreters:
         self.language = None
         self._lock = asyncio.Lock()
 
+    def spared_sessions(self):
+        return frozenset() if self.waiting is None else frozenset((self.waiting.pid,))
+
     def discard(self):
         if self.waiting is not None:
             self.waiting.discard()

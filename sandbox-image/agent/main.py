@@ -144,7 +144,8 @@ async def tool_code_paused():
     allows. They are stopped for the hook's run, so they can neither starve it (or the agent) of CPU
     until it times out, nor use up the pids it needs (a failed gate allows), nor change files under
     it; then they go on."""
-    paused = await processes.pause_user_processes(TOOL)
+    # The interpreter waiting for the next call's code is not tool code yet: nothing to stop.
+    paused = await processes.pause_user_processes(TOOL, spare_sessions=CODE_INTERPRETERS.spared_sessions())
     try:
         yield
     finally:

@@ -298,7 +298,11 @@ class HookProcesses:
                     if worker is None or worker.child.exited.done():
                         if worker is not None:
                             worker.discard()
-                        self.workers[key] = await self._start_worker(handler, hook_environment)
+                        self.workers.pop(key, None)
+                        try:
+                            self.workers[key] = await self._start_worker(handler, hook_environment)
+                        except OSError:  # no pid to spare now: the event starts one, or spawns
+                            continue
                         started += 1
                     continue
                 if self.early_exits.get(key, 0) >= EARLY_EXITS_BEFORE_GIVING_UP:
@@ -311,7 +315,11 @@ class HookProcesses:
                     continue
                 if current is not None:
                     current.discard()
-                pid, child, in_write, out_read, err_read = await _start(handler["command"], env)
+                self.waiting.pop(key, None)
+                try:
+                    pid, child, in_write, out_read, err_read = await _start(handler["command"], env)
+                except OSError:  # no pid to spare now: the event spawns as before
+                    continue
                 self.waiting[key] = _Waiting(pid, child, in_write, out_read, err_read, env, self.generation)
                 started += 1
             return {"started": started, "waiting": len(self.waiting), "workers": len(self.workers)}
@@ -364,7 +372,7 @@ class HookProcesses:
                 if worker is not None:
                     worker.discard()
                 if len(self.workers) + len(self.waiting) >= MAX_PROCESSES and worker is None:
-                    return None, "no room for another worker"
+                    return (None, ""), "no room for another worker"
                 worker = self.workers[key] = await self._start_worker(
                     {"command": request["command"], "env": request.get("env") or {}}, hook_environment
                 )

@@ -393,6 +393,9 @@ def main():
     else:
         decision = decide(payload, os.path.join(HERE, "config.json"))
     sys.stdout.write(json.dumps(decision) + "\n")
+    # The answer is out: skip the interpreter's tear-down (docs/gates.md "Prestart and workers").
+    sys.stdout.flush()
+    os._exit(0)
 
 
 if __name__ == "__main__":

@@ -141,6 +141,8 @@ export class Environment {
   /** The id the next call gets, known ahead so a prestarted hook can be given it. */
   private nextCallId = newCallId();
   private lastToolName: string | undefined;
+  /** The request for the next call's processes, while in flight (awaited before removal). */
+  private prestarting: Promise<void> = Promise.resolve();
   /** The language of the last code_execution call: its interpreter is started ahead. */
   private lastCodeLanguage = 'bash';
   /** The environment level of the controller hooks' context store. */
@@ -227,17 +229,21 @@ export class Environment {
         ? this.lastCodeLanguage
         : null;
     if (handlers.length === 0 && this.generation === 1 && codeLanguage === null) return;
-    this.sandbox
+    this.prestarting = this.sandbox
       .request(
         'prestart_hooks',
         { generation: this.generation, handlers, code_language: codeLanguage },
         30_000,
       )
-      .catch((error: Error) =>
-        this.logger.warn(
-          { environmentId: this.id, error: error.message },
-          'prestarting hook processes failed; hooks are spawned per call',
-        ),
+      .then(
+        () => {},
+        (error: Error) => {
+          if (this.deleted) return;
+          this.logger.warn(
+            { environmentId: this.id, error: error.message },
+            'prestarting hook processes failed; hooks are spawned per call',
+          );
+        },
       );
   }
 
@@ -484,6 +490,8 @@ export class Environment {
     if (this.deleted) return;
     this.deleted = true;
     await this.queue.run(async () => {
+      // A removal mid-request would read as a lost agent (and a Docker inspect to explain it).
+      await this.prestarting;
       await this.sandbox.destroy();
       this.audit.append({
         kind: 'environment',

@@ -1,13 +1,7 @@
 import { EMPTY_HOOKS_CONFIG, parseHooksConfig, type HooksConfig } from '../config/hooks-config.js';
 import type { PlacedSource } from '../config/sources.js';
 import { UserError } from '../errors/index.js';
-import type { HandlerRun } from '../hooks/decision.js';
-import {
-  runPostHooks,
-  runPreHooks,
-  type HandlerExecutor,
-  type HookCallContext,
-} from '../hooks/hook-engine.js';
+import { runPostHooks, runPreHooks, type HookCallContext } from '../hooks/hook-engine.js';
 import type { Allowlist } from '../network/allowlist.js';
 import type { EgressRecord } from '../network/egress-record.js';
 import { EnvironmentEgress } from '../network/environment-egress.js';
@@ -22,11 +16,7 @@ import { SANDBOX_PATHS } from '../sandbox/sandbox-options.js';
 import { resolveToolCall, type VocabularyId } from '../tools/registry.js';
 import type { ToolRunSettings } from '../tools/tool-definition.js';
 import type { ToolCall, ToolResult } from '../tools/types.js';
-import { handlerKeys, prestartRequests } from '../hooks/prestart-plan.js';
-import type { CommandHandler } from '../config/hooks-config.js';
-import { toolsOf } from '../tools/registry.js';
-import { ENVIRONMENT_DEFAULTS } from './environment-options.js';
-import { newCallId } from './ids.js';
+import { SandboxHandlers, type HookProcessSettings } from './sandbox-handlers.js';
 import { SerialQueue } from './serial-queue.js';
 
 /** What one tool call came to (the `--json` shape of SPEC §10, plus the records in full). */
@@ -65,14 +55,7 @@ export interface EnvironmentEvents {
   onUsed?(): void;
 }
 
-/** How an environment runs its command handlers (docs/gates.md, "Prestart and workers"). */
-export interface HookProcessSettings {
-  /**
-   * Keep each command handler's next process started ahead, unless the handler says
-   * `"prestart": false`. @default true
-   */
-  prestart: boolean;
-}
+export type { HookProcessSettings } from './sandbox-handlers.js';
 
 /** Options of one call. */
 export interface CallOptions {
@@ -132,19 +115,8 @@ export class Environment {
   private readonly queue = new SerialQueue();
   /** When a call last started (ms since the epoch); idle-expiry goes by it. */
   lastUsedAt = Date.now();
-  private readonly executor: HandlerExecutor;
+  private readonly handlers: SandboxHandlers;
   private deleted = false;
-  /** The agent's names for the command handlers of the gates in force. */
-  private keys: Map<CommandHandler, string>;
-  /** Counts gate replacements: nothing prestarted for older gates may answer. */
-  private generation = 1;
-  /** The id the next call gets, known ahead so a prestarted hook can be given it. */
-  private nextCallId = newCallId();
-  private lastToolName: string | undefined;
-  /** The request for the next call's processes, while in flight (awaited before removal). */
-  private prestarting: Promise<void> = Promise.resolve();
-  /** The language of the last code_execution call: its interpreter is started ahead. */
-  private lastCodeLanguage = 'bash';
   /** The environment level of the controller hooks' context store. */
   readonly store = new ContextStore();
 
@@ -161,90 +133,16 @@ export class Environment {
     private readonly hookProcesses: HookProcessSettings = { prestart: true },
   ) {
     this.gates = gates;
-    this.keys = handlerKeys(gates);
-    this.executor = {
-      run: async (handler, stdin, env) => {
-        if (handler.type === 'http') {
-          // Checked at creation; an environment without egress never gets here.
-          const egress = this.egress;
-          if (!egress) throw new Error('http handlers need an environment with a network');
-          return this.sandbox.request<HandlerRun & { duration_ms: number }>(
-            'http_hook',
-            {
-              url: handler.url,
-              headers: handler.headers,
-              body: stdin,
-              proxy: egress.proxyUrl,
-              token: egress.hookToken,
-              timeout_ms: handler.timeoutSeconds * 1000,
-              output_cap_bytes: ENVIRONMENT_DEFAULTS.hookOutputCapBytes,
-            },
-            handler.timeoutSeconds * 1000 + 15_000,
-          );
-        }
-        const key = this.keys.get(handler);
-        return this.sandbox.request<HandlerRun & { duration_ms: number }>(
-          'run_hook',
-          {
-            command: handler.command,
-            stdin,
-            env,
-            timeout_ms: handler.timeoutSeconds * 1000,
-            output_cap_bytes: ENVIRONMENT_DEFAULTS.hookOutputCapBytes,
-            ...(key === undefined
-              ? {}
-              : {
-                  key,
-                  generation: this.generation,
-                  prestart: this.hookProcesses.prestart ? (handler.prestart ?? 'auto') : false,
-                  worker: handler.worker,
-                }),
-          },
-          // A worker that hangs is followed by a spawn with the same timeout.
-          handler.timeoutSeconds * 1000 * (handler.worker ? 2 : 1) + 15_000,
-        );
-      },
-    };
-    this.prestartNext();
-  }
-
-  /**
-   * Asks the agent to have the next call's hook processes ready. Not awaited: their start-up runs
-   * between calls, and a call that comes first simply finds nothing ready (docs/gates.md).
-   */
-  private prestartNext(): void {
-    if (this.deleted) return;
-    const handlers = prestartRequests(this.gates, this.keys, {
-      environmentId: this.id,
-      stateDir: SANDBOX_PATHS.stateDir,
-      nextCallId: this.nextCallId,
-      lastToolName: this.lastToolName,
-      toolNames: toolsOf(this.vocabulary).map((tool) => tool.name),
-      prestart: this.hookProcesses.prestart,
-    });
-    // Tool code's interpreter only where no tool process outlives its call: nothing can then reach
-    // the waiting one (docs/gates.md, "Prestart and workers").
-    const codeLanguage =
-      this.hookProcesses.prestart && !this.settings.backgroundProcesses
-        ? this.lastCodeLanguage
-        : null;
-    if (handlers.length === 0 && this.generation === 1 && codeLanguage === null) return;
-    this.prestarting = this.sandbox
-      .request(
-        'prestart_hooks',
-        { generation: this.generation, handlers, code_language: codeLanguage },
-        30_000,
-      )
-      .then(
-        () => {},
-        (error: Error) => {
-          if (this.deleted) return;
-          this.logger.warn(
-            { environmentId: this.id, error: error.message },
-            'prestarting hook processes failed; hooks are spawned per call',
-          );
-        },
-      );
+    this.handlers = new SandboxHandlers(
+      sandbox,
+      gates,
+      vocabulary,
+      settings,
+      logger,
+      () => this.egress,
+      hookProcesses,
+    );
+    this.handlers.prestartNext();
   }
 
   get id(): string {
@@ -293,8 +191,8 @@ export class Environment {
       try {
         return await this.runCall(verbatim, resolved, options);
       } finally {
-        this.lastToolName = resolved.tool.name;
-        this.prestartNext();
+        this.handlers.noteTool(resolved.tool.name);
+        if (!this.deleted) this.handlers.prestartNext();
       }
     });
   }
@@ -309,8 +207,7 @@ export class Environment {
     checked: ReturnType<typeof resolveToolCall>,
     options: CallOptions,
   ): Promise<CallOutcome> {
-    const callId = this.nextCallId;
-    this.nextCallId = newCallId();
+    const callId = this.handlers.takeCallId();
     const record = (hook: HookRecord) => this.record(hook);
     const outcome: CallOutcome = {
       environment_id: this.id,
@@ -362,14 +259,16 @@ export class Environment {
     };
     const gates = this.gates;
     const payload = { tool_call: call, environment_id: this.id };
-    const pre = await runPreHooks(gates, this.executor, payload, context, record);
+    const pre = await runPreHooks(gates, this.handlers, payload, context, record);
     outcome.hooks.push(...pre.records);
     if (pre.blocked)
       return this.finish({ ...outcome, blocked: true, reason: pre.reason, is_error: true });
 
     const request = tool.request(args, this.settings);
-    if (request.op === 'run_code' && typeof request.body.language === 'string')
-      this.lastCodeLanguage = request.body.language;
+    this.handlers.noteTool(
+      tool.name,
+      typeof request.body.language === 'string' ? request.body.language : undefined,
+    );
     const answer = await this.sandbox.request<Record<string, unknown>>(
       request.op,
       request.body,
@@ -380,7 +279,7 @@ export class Environment {
     const error = tool.errorOf(result);
     if (error !== undefined) outcome.error = error;
     const postPayload = { ...payload, ...(error === undefined ? {} : { error }), result };
-    outcome.hooks.push(...(await runPostHooks(gates, this.executor, postPayload, context, record)));
+    outcome.hooks.push(...(await runPostHooks(gates, this.handlers, postPayload, context, record)));
 
     outcome.is_error = failed(result);
     outcome.presented = result;
@@ -438,11 +337,10 @@ export class Environment {
       if (sources.some((source) => source.area === 'workspace'))
         await this.sandbox.addWorkspaceSources(sources);
       if (newGates) {
-        this.generation += 1;
+        this.handlers.replacingGates();
         await this.sandbox.replaceAgents(agents);
         this.gates = newGates;
-        this.keys = handlerKeys(newGates);
-        this.prestartNext();
+        this.handlers.gatesReplaced(newGates);
         this.events.onGatesReplaced?.(
           agents.find((source) => source.path === 'hooks.json')?.content ?? null,
         );
@@ -490,8 +388,7 @@ export class Environment {
     if (this.deleted) return;
     this.deleted = true;
     await this.queue.run(async () => {
-      // A removal mid-request would read as a lost agent (and a Docker inspect to explain it).
-      await this.prestarting;
+      await this.handlers.close();
       await this.sandbox.destroy();
       this.audit.append({
         kind: 'environment',

@@ -25,6 +25,28 @@ export default defineConfig({
       },
       {
         test: {
+          // The hook tests again with prestarted processes off (docs/gates.md, "Prestart and
+          // workers"): both ways of running a handler must give the same outcomes.
+          name: 'integration-no-prestart',
+          include: [
+            'test/integration/decisions.test.ts',
+            'test/integration/order.test.ts',
+            'test/integration/matchers.test.ts',
+            'test/integration/tools.test.ts',
+            'test/integration/limits.test.ts',
+            'test/integration/isolation.test.ts',
+            'test/integration/privacy-2026-09.test.ts',
+          ],
+          env: { HOOKBOX_PRESTART: 'off' },
+          globalSetup: ['test/integration/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          maxWorkers: 2,
+          sequence: { groupOrder: 2 },
+        },
+      },
+      {
+        test: {
           name: 'engine',
           include: ['test/engine/**/*.test.ts'],
           globalSetup: ['test/integration/global-setup.ts'],
@@ -32,7 +54,7 @@ export default defineConfig({
           hookTimeout: 180_000,
           // Restarts the Docker engine: alone, after everything else.
           maxWorkers: 1,
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 3 },
         },
       },
     ],

@@ -1,39 +1,40 @@
-// `npm run bench`: p50/p95 of a `true` tool call with no hooks, with one command gate, and of a plain
-// per-call `docker exec true` on the same image, all in this one process, with the ratios between them.
+// `npm run bench`: p50/p95 of a `true` tool call with no hooks; with the seed python gate and with
+// the shipped destructive gate, each spawned per event (`"prestart": false`), prestarted, and as a
+// worker; and of per-call engine exec (Docker API and CLI) on the same image. The gated scenarios
+// and the no-hook baseline run interleaved, one call of each per round, so a slow moment of the
+// machine falls on all of them alike. Between two calls of one environment there is a pause, as a
+// model's turn gives: a prestarted process needs it to be ready (docs/gates.md, "Prestart and
+// workers"). Then the memory and start-up CPU of the processes waiting in each environment.
 import Docker from 'dockerode';
 import { execa } from 'execa';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import type { InlineSource } from '../src/config/sources.js';
 import { Controller } from '../src/environments/controller.js';
+import type { Environment } from '../src/environments/environment.js';
+import { packageRoot } from '../src/paths.js';
 import { createLogger } from '../src/record/logger.js';
+import { seedGateSources } from './seed-sources.js';
 
-const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
-// The CLI baseline is slow (a client process per call): fewer samples keep the run short.
-const CLI_ITERATIONS = Math.min(ITERATIONS, 50);
-const WARMUP = 20;
-// Issue 2's bar: printed as a verdict, never asserted (timings are not test assertions).
-const TARGET_RATIO = 20;
+const ROUNDS = Number(process.env.BENCH_ITERATIONS ?? 100);
+const EXEC_ITERATIONS = Math.min(ROUNDS, 50);
+const WARMUP = 10;
+/** Pause between two calls of one environment, ms (a model's turn is far longer). */
+const BETWEEN_CALLS_MS = Number(process.env.BENCH_PAUSE_MS ?? 150);
 
 function percentile(samples: number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-async function measure(
-  label: string,
-  run: () => Promise<unknown>,
-  iterations = ITERATIONS,
-): Promise<{ label: string; p50: number; p95: number }> {
-  for (let i = 0; i < WARMUP; i++) await run();
-  const samples: number[] = [];
-  for (let i = 0; i < iterations; i++) {
-    const started = performance.now();
-    await run();
-    samples.push(performance.now() - started);
-  }
-  return { label, p50: percentile(samples, 50), p95: percentile(samples, 95) };
+interface Row {
+  label: string;
+  p50: number;
+  p95: number;
 }
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function dockerExecTrue(docker: Docker, containerId: string): Promise<void> {
   const exec = await docker
@@ -49,78 +50,213 @@ async function dockerExecTrue(docker: Docker, containerId: string): Promise<void
   if (info.ExitCode !== 0) throw new Error(`docker exec true exited ${info.ExitCode}`);
 }
 
+/** hooks.json with one pre handler for code_execution running `command`, with `extra` fields. */
+function gateJson(command: string, extra: Record<string, unknown>): InlineSource {
+  const content = JSON.stringify({
+    gate: {
+      pre_tool_execution: [
+        {
+          matcher: 'code_execution',
+          hooks: [{ type: 'command', command, timeout: 10, on_error: 'deny', ...extra }],
+        },
+      ],
+    },
+  });
+  return { type: 'inline', target: '.agents/hooks.json', content };
+}
+
+/** The seed gate's own logic, able to run as a worker too (the seed script itself cannot). */
+const SEED_AS_WORKER = `import sys, json, os
+def decide(data):
+    cmd = str(data.get("tool_call", {}).get("args", {}))
+    if "rm -rf" in cmd:
+        return {"decision": "deny", "reason": "Destructive command blocked by security gate."}
+    return {"decision": "allow"}
+if os.environ.get("HOOKBOX_WORKER") == "1":
+    for line in sys.stdin:
+        print(json.dumps(decide(json.loads(line)["event"])), flush=True)
+else:
+    print(json.dumps(decide(json.load(sys.stdin))))
+`;
+
+function seedSources(mode: 'spawn' | 'prestart' | 'worker'): InlineSource[] {
+  if (mode === 'worker')
+    return [
+      gateJson('python3 /.agents/hooks-scripts/gate.py', { worker: true }),
+      { type: 'inline', target: '.agents/hooks-scripts/gate.py', content: SEED_AS_WORKER },
+    ];
+  const [, script] = seedGateSources();
+  return [
+    gateJson('python3 /.agents/hooks-scripts/gate.py', { prestart: mode === 'prestart' }),
+    script!,
+  ];
+}
+
+function destructiveSources(mode: 'spawn' | 'prestart' | 'worker'): InlineSource[] {
+  const root = join(packageRoot(), 'hooks-scripts', 'destructive');
+  const files: InlineSource[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name !== 'hooks.json' && !path.includes('__pycache__'))
+        files.push({
+          type: 'inline',
+          target: `.agents/hooks-scripts/destructive/${relative(root, path)}`,
+          content: readFileSync(path, 'utf8'),
+        });
+    }
+  };
+  walk(root);
+  const extra = mode === 'worker' ? { worker: true } : { prestart: mode === 'prestart' };
+  return [gateJson('python3 /.agents/hooks-scripts/destructive/gate.py', extra), ...files];
+}
+
+/** RSS and start-up CPU of every process waiting in an environment (from /proc, as root). */
+async function waitingCost(environment: Environment): Promise<{ rssMb: number; cpuMs: number }> {
+  const script =
+    'for p in /proc/[0-9]*; do u=$(stat -c %u $p 2>/dev/null); case "$u" in 1000|1001) ' +
+    'r=$(grep VmRSS $p/status | tr -s " " | cut -d" " -f2); c=$(cut -d" " -f1 $p/schedstat); echo "$r $c";; esac; done';
+  const { stdout } = await execa('docker', [
+    'exec',
+    environment.sandbox.containerId,
+    'sh',
+    '-c',
+    script,
+  ]);
+  let rssKb = 0;
+  let cpuNs = 0;
+  for (const line of stdout.split('\n').filter(Boolean)) {
+    const [rss, cpu] = line.split(' ').map(Number);
+    rssKb += rss ?? 0;
+    cpuNs += cpu ?? 0;
+  }
+  return { rssMb: rssKb / 1024, cpuMs: cpuNs / 1e6 };
+}
+
 const controller = await Controller.start({
   logger: createLogger({ level: 'silent' }),
   home: mkdtempSync(join(tmpdir(), 'hookbox-bench-')),
 });
-const gate = JSON.stringify({
-  gate: {
-    pre_tool_execution: [
-      {
-        matcher: 'code_execution',
-        hooks: [{ type: 'command', command: `echo '{"decision": "allow"}'` }],
-      },
-    ],
-  },
-});
-const plain = await controller.createEnvironment();
-const gated = await controller.createEnvironment({
-  sources: [{ type: 'inline', target: '.agents/hooks.json', content: gate }],
-});
 const call = { name: 'code_execution', args: { code: 'true' } };
 const docker = new Docker();
-const gateDurations: number[] = [];
 
 try {
-  const noHooks = await measure('tool call `true`, no hooks', () => plain.call(call));
-  const oneGate = await measure('tool call `true`, one command gate', async () => {
-    const outcome = await gated.call(call);
-    gateDurations.push(outcome.hooks[0]!.duration_ms);
-  });
-  const exec = await measure('Docker API exec `true` per call (dockerode)', () =>
-    dockerExecTrue(docker, plain.sandbox.containerId),
+  const scenarios: {
+    label: string;
+    environment: Environment;
+    samples: number[];
+    hookMs: number[];
+  }[] = [];
+  const add = async (label: string, sources: InlineSource[]) =>
+    scenarios.push({
+      label,
+      environment: await controller.createEnvironment({ sources }),
+      samples: [],
+      hookMs: [],
+    });
+  await add('tool call `true`, no hooks', []);
+  await add('seed python gate, spawned per call (`"prestart": false`)', seedSources('spawn'));
+  await add('seed python gate, prestarted (default)', seedSources('prestart'));
+  await add('seed python gate, worker (`"worker": true`)', seedSources('worker'));
+  await add(
+    'destructive gate, spawned per call (`"prestart": false`)',
+    destructiveSources('spawn'),
   );
-  const cli = await measure(
-    '`docker exec CONTAINER true` per call (CLI)',
-    () => execa('docker', ['exec', '-u', '1000', plain.sandbox.containerId, 'true']),
-    CLI_ITERATIONS,
+  await add('destructive gate, prestarted (default)', destructiveSources('prestart'));
+  await add(
+    'destructive gate, worker (`"worker": true`, as shipped)',
+    destructiveSources('worker'),
   );
-  const gateCost = percentile(gateDurations, 50);
+  const runners = new Map<string, Set<string>>();
 
-  const rows = [noHooks, oneGate, exec, cli];
+  for (let round = 0; round < WARMUP + ROUNDS; round++) {
+    for (const scenario of scenarios) {
+      const started = performance.now();
+      const outcome = await scenario.environment.call(call);
+      const elapsed = performance.now() - started;
+      if (outcome.blocked) throw new Error(`${scenario.label}: blocked: ${outcome.reason}`);
+      if (round >= WARMUP) scenario.samples.push(elapsed);
+      if (round >= WARMUP && outcome.hooks[0]) scenario.hookMs.push(outcome.hooks[0].duration_ms);
+      for (const hook of outcome.hooks) {
+        const seen = runners.get(scenario.label) ?? new Set<string>();
+        seen.add(hook.runner ?? '?');
+        runners.set(scenario.label, seen);
+      }
+      await sleep(BETWEEN_CALLS_MS / scenarios.length);
+    }
+  }
+  const plain = scenarios[0]!.environment;
+  const execSamples: number[] = [];
+  const cliSamples: number[] = [];
+  for (let i = 0; i < WARMUP + EXEC_ITERATIONS; i++) {
+    let started = performance.now();
+    await dockerExecTrue(docker, plain.sandbox.containerId);
+    if (i >= WARMUP) execSamples.push(performance.now() - started);
+    started = performance.now();
+    await execa('docker', ['exec', '-u', '1000', plain.sandbox.containerId, 'true']);
+    if (i >= WARMUP) cliSamples.push(performance.now() - started);
+  }
+
+  const rows: (Row & { hookP50?: number })[] = scenarios.map((s) => ({
+    label: s.label,
+    p50: percentile(s.samples, 50),
+    p95: percentile(s.samples, 95),
+    ...(s.hookMs.length > 0 ? { hookP50: percentile(s.hookMs, 50) } : {}),
+  }));
+  const exec = {
+    label: 'per-call Docker API exec `true` (dockerode)',
+    p50: percentile(execSamples, 50),
+    p95: percentile(execSamples, 95),
+  };
+  const cli = {
+    label: 'per-call `docker exec CONTAINER true` (CLI)',
+    p50: percentile(cliSamples, 50),
+    p95: percentile(cliSamples, 95),
+  };
+  const noHooks = rows[0]!;
   console.log(
-    `hookbox call latency: ${ITERATIONS} calls each (${CLI_ITERATIONS} for the CLI) after ${WARMUP} warm-up, image ${controller.image}\n`,
+    `hookbox call latency, ${new Date().toISOString().slice(0, 10)}: ${ROUNDS} rounds (${EXEC_ITERATIONS} for exec) after ${WARMUP} warm-up, ${BETWEEN_CALLS_MS} ms between calls of one environment, image ${controller.image}\n`,
   );
-  console.log('| measurement | p50 ms | p95 ms |');
+  console.log(
+    '| measurement | p50 ms | p95 ms | p50 over no-hook call | the hook in the agent, p50 | answered by |',
+  );
+  console.log('| --- | ---: | ---: | ---: | ---: | --- |');
+  for (const row of [...rows, exec, cli] as (Row & { hookP50?: number })[]) {
+    const over = rows.includes(row) && row !== noHooks ? (row.p50 - noHooks.p50).toFixed(2) : '';
+    const hook = row.hookP50 === undefined ? '' : row.hookP50.toFixed(2);
+    const by = [...(runners.get(row.label) ?? [])].join(', ');
+    console.log(
+      `| ${row.label} | ${row.p50.toFixed(2)} | ${row.p95.toFixed(2)} | ${over} | ${hook} | ${by} |`,
+    );
+  }
+  const over = (index: number) => rows[index]!.p50 - noHooks.p50;
+  const verdict = (ok: boolean) => (ok ? 'met' : 'NOT met');
+  console.log('\ntargets (printed, never asserted):');
+  console.log(
+    `  seed gate prestarted adds <= 3 ms p50:          ${verdict(over(2) <= 3)} (${over(2).toFixed(2)} ms)`,
+  );
+  console.log(
+    `  destructive gate prestarted adds <= 5 ms p50:   ${verdict(over(5) <= 5)} (${over(5).toFixed(2)} ms)`,
+  );
+  console.log(
+    `  destructive gate as worker adds <= 1 ms p50:    ${verdict(over(6) <= 1)} (${over(6).toFixed(2)} ms)`,
+  );
+  console.log(
+    `  no-hook call >= 40x cheaper than API exec:      ${verdict(exec.p50 / noHooks.p50 >= 40)} (${(exec.p50 / noHooks.p50).toFixed(1)}x)`,
+  );
+  console.log(
+    `  no-hook call >= 40x cheaper than CLI exec:      ${verdict(cli.p50 / noHooks.p50 >= 40)} (${(cli.p50 / noHooks.p50).toFixed(1)}x)`,
+  );
+
+  console.log('\nprocesses waiting between calls (tool interpreter and hooks; RSS, start-up CPU):');
+  console.log('| environment | RSS MiB | CPU ms spent starting them |');
   console.log('| --- | ---: | ---: |');
-  for (const row of rows)
-    console.log(`| ${row.label} | ${row.p50.toFixed(2)} | ${row.p95.toFixed(2)} |`);
-  console.log('');
-  console.log(
-    `docker exec (CLI) p50 / no-hook call p50:     ${(cli.p50 / noHooks.p50).toFixed(1)}×`,
-  );
-  console.log(
-    `docker exec (CLI) p50 / gated call p50:       ${(cli.p50 / oneGate.p50).toFixed(1)}×`,
-  );
-  console.log(
-    `API exec p50 / no-hook call p50:              ${(exec.p50 / noHooks.p50).toFixed(1)}×`,
-  );
-  console.log(
-    `API exec p50 / gated call p50:                ${(exec.p50 / oneGate.p50).toFixed(1)}×`,
-  );
-  console.log(
-    `gated p50 − no-hook p50 (gate overhead):      ${(oneGate.p50 - noHooks.p50).toFixed(2)} ms`,
-  );
-  console.log(
-    `the gate process's own run time, p50:         ${gateCost.toFixed(2)} ms (measured by the sandbox agent)`,
-  );
-  console.log(
-    `overhead beyond the gate process itself:      ${(oneGate.p50 - noHooks.p50 - gateCost).toFixed(2)} ms`,
-  );
-  const ratio = cli.p50 / noHooks.p50;
-  console.log(
-    `\ntarget, no-hook call at least ${TARGET_RATIO}× faster than per-call docker exec: ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'} (${ratio.toFixed(1)}×)`,
-  );
+  await sleep(500);
+  for (const scenario of scenarios) {
+    const cost = await waitingCost(scenario.environment);
+    console.log(`| ${scenario.label} | ${cost.rssMb.toFixed(1)} | ${cost.cpuMs.toFixed(1)} |`);
+  }
 } finally {
   await controller.close();
 }

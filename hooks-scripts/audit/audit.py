@@ -78,28 +78,47 @@ def record(payload, config):
     return entry
 
 
-def main():
+def append(raw, config):
+    state_dir = os.environ.get("HOOKBOX_STATE_DIR")
+    if not state_dir:
+        raise RuntimeError("HOOKBOX_STATE_DIR is not set")
     try:
-        config = load_config()
-        state_dir = os.environ.get("HOOKBOX_STATE_DIR")
-        if not state_dir:
-            raise RuntimeError("HOOKBOX_STATE_DIR is not set")
-        raw = sys.stdin.buffer.read().decode("utf-8", "replace")
+        payload = json.loads(raw)
+        if not isinstance(payload, dict):
+            raise ValueError("not an object")
+    except ValueError:
+        payload = {"unparsed_input": raw[:4096]}
+    line = (json.dumps(record(payload, config), ensure_ascii=False, sort_keys=False) + "\n").encode("utf-8")
+    # One write on an O_APPEND descriptor: lines from successive calls never interleave.
+    fd = os.open(os.path.join(state_dir, config["file"]), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    try:
+        os.write(fd, line)
+    finally:
+        os.close(fd)
+
+
+def serve_worker():
+    """Worker mode (hookbox sets HOOKBOX_WORKER=1 for a handler with "worker": true; see
+    docs/gates.md, "Prestart and workers"): one {"env": {...}, "event": {...}} line in, one line
+    out ({} once the entry is written), until stdin closes."""
+    for line in sys.stdin.buffer:
         try:
-            payload = json.loads(raw)
-            if not isinstance(payload, dict):
-                raise ValueError("not an object")
-        except ValueError:
-            payload = {"unparsed_input": raw[:4096]}
-        line = (json.dumps(record(payload, config), ensure_ascii=False, sort_keys=False) + "\n").encode(
-            "utf-8"
-        )
-        # One write on an O_APPEND descriptor: lines from successive calls never interleave.
-        fd = os.open(os.path.join(state_dir, config["file"]), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-        try:
-            os.write(fd, line)
-        finally:
-            os.close(fd)
+            message = json.loads(line.decode("utf-8", "replace"))
+            os.environ.update(message.get("env") or {})
+            append(json.dumps(message.get("event")), load_config())
+        except Exception as err:  # never fail the call: report and answer
+            sys.stderr.write("audit hook: %s: %s\n" % (type(err).__name__, err))
+            sys.stderr.flush()
+        sys.stdout.write("{}\n")
+        sys.stdout.flush()
+
+
+def main():
+    if os.environ.get("HOOKBOX_WORKER") == "1":
+        serve_worker()
+        return
+    try:
+        append(sys.stdin.buffer.read().decode("utf-8", "replace"), load_config())
     except Exception as err:  # never fail the call: report and exit 0
         sys.stderr.write("audit hook: %s: %s\n" % (type(err).__name__, err))
 

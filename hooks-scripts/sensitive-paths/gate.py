@@ -368,7 +368,23 @@ def decide(payload, config_path):
     return {"decision": "allow"}
 
 
+def serve_worker():
+    """Worker mode (hookbox sets HOOKBOX_WORKER=1 for a handler with "worker": true; see
+    docs/gates.md, "Prestart and workers"): one {"env": {...}, "event": {...}} line in, one
+    decision line out, until stdin closes. Anything that goes wrong ends the worker: hookbox then
+    answers the event with a one-shot run of this script."""
+    config_path = os.path.join(HERE, "config.json")
+    for line in sys.stdin.buffer:
+        message = json.loads(line.decode("utf-8", "surrogateescape"))
+        os.environ.update(message.get("env") or {})
+        sys.stdout.write(json.dumps(decide(message.get("event"), config_path)) + "\n")
+        sys.stdout.flush()
+
+
 def main():
+    if os.environ.get("HOOKBOX_WORKER") == "1":
+        serve_worker()
+        return
     try:
         payload = json.loads(sys.stdin.buffer.read().decode("utf-8", "surrogateescape") or "null")
     except ValueError as err:
@@ -377,6 +393,9 @@ def main():
     else:
         decision = decide(payload, os.path.join(HERE, "config.json"))
     sys.stdout.write(json.dumps(decision) + "\n")
+    # The answer is out: skip the interpreter's tear-down (docs/gates.md "Prestart and workers").
+    sys.stdout.flush()
+    os._exit(0)
 
 
 if __name__ == "__main__":

@@ -20,8 +20,10 @@ import time
 # -I (isolated mode) leaves the script's own folder off sys.path; the agent's modules live there.
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import code_prestart  # noqa: E402
 import files  # noqa: E402
 import files_2026_09  # noqa: E402
+import hook_processes  # noqa: E402
 import http_hooks  # noqa: E402
 import processes  # noqa: E402
 import sources  # noqa: E402
@@ -103,20 +105,19 @@ def code_command(language, code):
     return [interpreter, "/dev/fd/3"], encoded
 
 
+CODE_INTERPRETERS = code_prestart.CodeInterpreters()
+
+
 async def run_code(request):
-    argv, script = code_command(request["language"], request["code"])
     await files.ensure_tool_tmpdir()
-    result = await processes.run(
-        argv,
-        script=script,
-        user=TOOL,
-        cwd=WORKSPACE,
-        env=tool_environment(),
-        stdin_data=None,
-        timeout_ms=request["timeout_ms"],
-        output_cap_bytes=request["output_cap_bytes"],
-        sweep_user_after=not request.get("background_processes", False),
-    )
+    result = None
+    if not request.get("background_processes", False):
+        code_bytes = os.fsencode(request["code"])
+        waiting = await CODE_INTERPRETERS.take(request["language"], code_bytes, tool_environment())
+        if waiting is not None:
+            result = await CODE_INTERPRETERS.run(waiting, code_bytes, request["timeout_ms"], request["output_cap_bytes"])
+    if result is None:
+        result = await spawn_code(request)
     return {
         "exit_code": result.exit_code,
         "stdout": result.stdout,
@@ -127,13 +128,29 @@ async def run_code(request):
     }
 
 
+async def spawn_code(request):
+    argv, script = code_command(request["language"], request["code"])
+    return await processes.run(
+        argv,
+        script=script,
+        user=TOOL,
+        cwd=WORKSPACE,
+        env=tool_environment(),
+        stdin_data=None,
+        timeout_ms=request["timeout_ms"],
+        output_cap_bytes=request["output_cap_bytes"],
+        sweep_user_after=not request.get("background_processes", False),
+    )
+
+
 @contextlib.asynccontextmanager
 async def tool_code_paused():
     """Tool processes still alive while a hook runs are background processes the environment
     allows. They are stopped for the hook's run, so they can neither starve it (or the agent) of CPU
     until it times out, nor use up the pids it needs (a failed gate allows), nor change files under
     it; then they go on."""
-    paused = await processes.pause_user_processes(TOOL)
+    # The interpreter waiting for the next call's code is not tool code yet: nothing to stop.
+    paused = await processes.pause_user_processes(TOOL, spare_sessions=CODE_INTERPRETERS.spared_sessions())
     try:
         yield
     finally:
@@ -148,21 +165,11 @@ def _payload(request, name):
     return request.get(name, "").encode()
 
 
-async def run_hook(request):
-    async with tool_code_paused():
-        await processes.make_room_for_hook()
-        result = await processes.run(
-            ["/bin/sh", "-c", request["command"]],
-            user=HOOK,
-            cwd=WORKSPACE,
-            env=hook_environment(request.get("env")),
-            stdin_data=_payload(request, "stdin"),
-            timeout_ms=request["timeout_ms"],
-            output_cap_bytes=request["output_cap_bytes"],
-            # Hooks run one at a time: nothing a hook leaves behind outlives it.
-            sweep_user_after=True,
-        )
-    return {
+HOOK_PROCESSES = hook_processes.HookProcesses()
+
+
+def _hook_answer(result, runner, note=None):
+    answer = {
         "exit_code": result.exit_code,
         "signal": result.signal,
         "stdout": result.stdout,
@@ -170,7 +177,64 @@ async def run_hook(request):
         "timed_out": result.timed_out,
         "truncated": result.truncated,
         "duration_ms": result.duration_ms,
+        "runner": runner,
     }
+    if note is not None:
+        answer["runner_note"] = note
+    return answer
+
+
+async def spawn_hook(request):
+    return await processes.run(
+        ["/bin/sh", "-c", request["command"]],
+        user=HOOK,
+        cwd=WORKSPACE,
+        env=hook_environment(request.get("env")),
+        stdin_data=request.get("stdin", "").encode(),
+        timeout_ms=request["timeout_ms"],
+        output_cap_bytes=request["output_cap_bytes"],
+        # Hooks run one at a time: nothing a hook leaves behind outlives it (but the processes
+        # waiting for later events: docs/gates.md, "Prestart and workers").
+        sweep_user_after=True,
+        spare_sessions=HOOK_PROCESSES.spared_sessions,
+    )
+
+
+async def run_hook(request):
+    """One command handler: by its worker (`"worker": true`), by the process prestarted for it, or
+    spawned. A worker's failure falls back to a spawn, so the event is still answered."""
+    if "stdin_b64" in request:
+        request = {**request, "stdin": _payload(request, "stdin").decode("utf-8", errors="replace")}
+    async with tool_code_paused():
+        # A prestarted gate or a worker may fork too: the same room as for a spawn.
+        await processes.make_room_for_hook()
+        if request.get("worker") and request.get("key") is not None:
+            started = time.monotonic()
+            (answer, stderr), failure = await HOOK_PROCESSES.ask_worker(request, hook_environment)
+            if failure is None:
+                duration_ms = round((time.monotonic() - started) * 1000, 3)
+                return _hook_answer(
+                    processes.RunResult(0, None, answer + "\n", stderr, False, False, duration_ms), "worker"
+                )
+            return _hook_answer(await spawn_hook(request), "worker_fallback", failure)
+        note = None
+        if request.get("prestart") and request.get("key") is not None and hook_processes.wants_prestart(request["prestart"], request["command"]):
+            waiting, note = await HOOK_PROCESSES.take_waiting(request, hook_environment(request.get("env")))
+            if waiting is not None:
+                return _hook_answer(await HOOK_PROCESSES.run_prestarted(waiting, request), "prestarted")
+        return _hook_answer(await spawn_hook(request), "spawned", note)
+
+
+async def prestart_hooks(request):
+    """Starts the next call's processes: its hooks' and, when the controller asks (no background
+    processes), the interpreter of `code_language` (docs/gates.md, "Prestart and workers")."""
+    answer = await HOOK_PROCESSES.prestart(request, hook_environment)
+    if request.get("code_language"):
+        await files.ensure_tool_tmpdir()
+        answer["code"] = await CODE_INTERPRETERS.prestart(request["code_language"], tool_environment())
+    else:
+        CODE_INTERPRETERS.discard()
+    return answer
 
 
 async def run_http_hook(request):
@@ -188,6 +252,8 @@ async def handle(request):
         return await run_code(request)
     if op == "run_hook":
         return await run_hook(request)
+    if op == "prestart_hooks":
+        return await prestart_hooks(request)
     if op == "http_hook":
         return await run_http_hook(request)
     if op == "file":
@@ -195,13 +261,22 @@ async def handle(request):
     if op == "file_2026_09":
         return await files_2026_09.run(request)
     if op == "write_sources":
+        # New workspace files: an interpreter started before them would not start as a spawn would.
+        CODE_INTERPRETERS.discard()
         return await sources.write_sources(request)
     if op == "replace_agents":
+        # Nothing prestarted for the old gates may answer for the new ones (docs/gates.md).
+        HOOK_PROCESSES.discard_all()
+        CODE_INTERPRETERS.discard()
         return await sources.replace_agents(request)
     if op == "reset_agents":
+        # Nothing prestarted for the old gates may answer for the new ones.
+        HOOK_PROCESSES.discard_all()
+        CODE_INTERPRETERS.discard()
         await asyncio.get_running_loop().run_in_executor(None, files.empty_directory, AGENTS_WRITABLE_DIR)
         return {"ok": True}
     if op == "kill_tool_processes":
+        CODE_INTERPRETERS.discard()
         return {"killed": await processes.kill_user_processes(TOOL)}
     raise ValueError(f"unknown op {op!r}")
 

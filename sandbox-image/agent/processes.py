@@ -238,10 +238,12 @@ def _script_file(script):
     return fd
 
 
-async def run(argv, *, user, cwd, env, stdin_data, timeout_ms, output_cap_bytes, sweep_user_after, script=None):
+async def run(argv, *, user, cwd, env, stdin_data, timeout_ms, output_cap_bytes, sweep_user_after, script=None, spare_sessions=frozenset):
     """Runs argv as `user`. With `sweep_user_after`, every process of the user still alive when the
-    command ends (or times out) is killed; otherwise only the command's own process group is.
-    `script` (bytes), when given, is readable by the command on descriptor 3 (/dev/fd/3)."""
+    command ends (or times out) is killed, except the sessions `spare_sessions()` names (hook
+    processes waiting for later events, docs/gates.md "Prestart and workers"); otherwise only the
+    command's own process group is. `script` (bytes), when given, is readable by the command on
+    descriptor 3 (/dev/fd/3)."""
     started = time.monotonic()
     loop = asyncio.get_running_loop()
     (in_read, in_write), (out_read, out_write), (err_read, err_write) = await loop.run_in_executor(filesystem_executor(user), _pipes)
@@ -288,17 +290,17 @@ async def run(argv, *, user, cwd, env, stdin_data, timeout_ms, output_cap_bytes,
             timed_out = True
             kill_group(pid)
             if sweep_user_after:
-                await kill_user_processes(user)
+                await kill_user_processes(user, spare_sessions=spare_sessions())
             await child.exited
         if not await _wait(readers, PIPE_GRACE_SECONDS):
             # Children still hold the pipes. Under the sweep they die with every process of the user;
             # background processes that are allowed to live keep running, and we stop reading them.
             if sweep_user_after:
                 kill_group(pid)
-                await kill_user_processes(user)
+                await kill_user_processes(user, spare_sessions=spare_sessions())
                 await _wait(readers, 1)
         elif sweep_user_after:
-            await kill_user_processes(user)
+            await kill_user_processes(user, spare_sessions=spare_sessions())
     finally:
         for reader in pipe_readers:
             reader.close()
@@ -391,9 +393,10 @@ def _alive(states):
     return any(state not in (b"Z", b"X") for state in states)
 
 
-def live_processes_of(user):
-    """PIDs of the user's processes that are not zombies (a zombie is dead, only unreaped). A
-    process whose main thread exited while another thread runs is alive."""
+def live_processes_of(user, spare_sessions=frozenset()):
+    """PIDs of the user's processes that are not zombies (a zombie is dead, only unreaped), leaving
+    out those of the sessions in `spare_sessions`. A process whose main thread exited while another
+    thread runs is alive."""
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -401,10 +404,12 @@ def live_processes_of(user):
         try:
             if os.stat(f"/proc/{entry}").st_uid != user.uid:
                 continue
-            state = _state(f"/proc/{entry}/stat")
-        except (FileNotFoundError, ProcessLookupError, IndexError):
+            with open(f"/proc/{entry}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+            state, session = fields[0], int(fields[3])
+        except (FileNotFoundError, ProcessLookupError, IndexError, ValueError):
             continue
-        if _alive(_thread_states(entry, state)):
+        if session not in spare_sessions and _alive(_thread_states(entry, state)):
             found.append(int(entry))
     return found
 
@@ -426,12 +431,12 @@ def _stopped_or_dead(pid):
     return all(state in (b"T", b"t", b"Z", b"X") for state in states)
 
 
-async def pause_user_processes(user, rounds=200):
+async def pause_user_processes(user, rounds=200, spare_sessions=frozenset()):
     """Stops (SIGSTOP) every running process of `user`, round after round until none runs — a
     stopped process cannot fork — and returns the pids it stopped (not those already stopped)."""
     paused = {}
     for _ in range(rounds):
-        running = [pid for pid in live_processes_of(user) if not _stopped_or_dead(pid)]
+        running = [pid for pid in live_processes_of(user, spare_sessions) if not _stopped_or_dead(pid)]
         if not running:
             break
         _signal_all(running, signal.SIGSTOP)
@@ -444,19 +449,19 @@ def resume_processes(pids):
     _signal_all(pids, signal.SIGCONT)
 
 
-async def kill_user_processes(user, rounds=200):
+async def kill_user_processes(user, rounds=200, spare_sessions=frozenset()):
     """Kills every process of `user`; returns how many were alive at first.
 
     The agent (root, with CAP_KILL) signals them by pid, with no fork: under a fork bomb the pid
     limit may leave no room for a helper process. First every process is stopped, then all are
     killed at once.
     """
-    first = live_processes_of(user)
+    first = live_processes_of(user, spare_sessions)
     if not first:
         return 0
-    await pause_user_processes(user, rounds)
+    await pause_user_processes(user, rounds, spare_sessions)
     for _ in range(rounds):
-        pids = live_processes_of(user)
+        pids = live_processes_of(user, spare_sessions)
         if not pids:
             break
         _signal_all(pids, signal.SIGKILL)

@@ -13,6 +13,18 @@ export interface CommandHandler {
   command: string;
   timeoutSeconds: number;
   onError: OnError;
+  /**
+   * Keep the next process of this handler started ahead, waiting on its stdin (docs/gates.md,
+   * "Prestart and workers"). Our extension of hooks.json. Left out (undefined), the sandbox agent
+   * prestarts python programs run without shell redirections or pipelines.
+   * @default undefined (automatic)
+   */
+  prestart: boolean | undefined;
+  /**
+   * Run the handler as one long-lived process that answers one JSON line per event line
+   * (docs/gates.md, "Prestart and workers"). Our extension of hooks.json. @default false
+   */
+  worker: boolean;
 }
 
 export interface HttpHandler {
@@ -94,6 +106,9 @@ const commandHandlerSchema = z.strictObject({
     }),
   timeout: timeoutSchema,
   on_error: onErrorSchema,
+  // hookbox's extensions (docs/gates.md, "Prestart and workers").
+  prestart: z.boolean({ error: 'prestart must be true or false' }).optional(),
+  worker: z.boolean({ error: 'worker must be true or false' }).default(false),
 });
 
 const httpHandlerSchema = z.strictObject({
@@ -310,6 +325,8 @@ export function safeParseHooksConfig(text: string): HooksConfigParse {
                   command: handler.command,
                   timeoutSeconds: handler.timeout,
                   onError: handler.on_error,
+                  prestart: handler.prestart,
+                  worker: handler.worker,
                 }
               : {
                   type: 'http',

@@ -113,6 +113,13 @@ export interface ControllerOptions {
    * registry reference (docs/kubernetes.md). @default the image built from this checkout
    */
   image?: string;
+  /**
+   * Keep each command handler's next process started ahead of its event (docs/gates.md, "Prestart
+   * and workers"); a handler can still opt out with `"prestart": false`. The environment variable
+   * `HOOKBOX_PRESTART=off` turns it off where this option is not given.
+   * @default true
+   */
+  prestartHooks?: boolean;
 }
 
 /**
@@ -163,6 +170,8 @@ export class Controller {
   }
   /** Who watches: the metrics and the console (docs/console.md) add themselves here. */
   readonly observers = new Observers();
+  /** Whether environments prestart their hook processes (ControllerOptions.prestartHooks). */
+  private prestartHooks = true;
 
   private constructor(
     readonly client: ContainerClient,
@@ -296,6 +305,7 @@ export class Controller {
     );
     controller.egressSettings = options.egress;
     if (state instanceof PostgresStateStore) state.controllerId = controller.identity.id;
+    controller.prestartHooks = options.prestartHooks ?? process.env.HOOKBOX_PRESTART !== 'off';
     if (state) await controller.restore();
     if (options.reapIntervalMs) {
       controller.reaper = setInterval(() => {
@@ -517,6 +527,7 @@ export class Controller {
       },
       owner.tenant,
       owner.pooled ?? false,
+      { prestart: this.prestartHooks },
     );
     this.environments.set(id, environment);
     return environment;

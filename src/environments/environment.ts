@@ -1,8 +1,7 @@
 import type { HooksConfig } from '../config/hooks-config.js';
 import type { PlacedSource } from '../config/sources.js';
 import { UserError } from '../errors/index.js';
-import type { HandlerRun } from '../hooks/decision.js';
-import { runPostHooks, type HandlerExecutor, type HookCallContext } from '../hooks/hook-engine.js';
+import { runPostHooks, type HookCallContext } from '../hooks/hook-engine.js';
 import type { Allowlist } from '../network/allowlist.js';
 import type { EgressRecord } from '../network/egress-record.js';
 import { EnvironmentEgress } from '../network/environment-egress.js';
@@ -20,12 +19,11 @@ import { resolveToolCall, type VocabularyId } from '../tools/registry.js';
 import type { ToolRunSettings } from '../tools/tool-definition.js';
 import type { ToolCall, ToolResult } from '../tools/types.js';
 import type { ApprovalState, Approver } from './approvals.js';
-import { ENVIRONMENT_DEFAULTS } from './environment-options.js';
 import { runGates } from './gate-run.js';
 import { hooksConfigOf, hooksJsonOf } from './hooks-config-of.js';
 
 export { hooksConfigOf, hooksJsonOf };
-import { newCallId } from './ids.js';
+import { SandboxHandlers, type HookProcessSettings } from './sandbox-handlers.js';
 import { SerialQueue } from './serial-queue.js';
 
 /** What one tool call came to (the `--json` shape of SPEC §10, plus the records in full). */
@@ -72,6 +70,8 @@ export interface EnvironmentEvents {
   observe?(observation: Observation): void;
 }
 
+export type { HookProcessSettings } from './sandbox-handlers.js';
+
 /** Options of one call. */
 export interface CallOptions {
   /** The interaction the call belongs to, for controller hooks' context. @default null */
@@ -109,7 +109,7 @@ export class Environment {
   private readonly queue = new SerialQueue();
   /** When a call last started (ms since the epoch); idle-expiry goes by it. */
   lastUsedAt = Date.now();
-  private readonly executor: HandlerExecutor;
+  private readonly handlers: SandboxHandlers;
   private deleted = false;
   /** The environment level of the controller hooks' context store. */
   readonly store = new ContextStore();
@@ -128,43 +128,19 @@ export class Environment {
     readonly tenant: string | null = null,
     /** Whether it came from the warm pool. */
     readonly pooled = false,
+    private readonly hookProcesses: HookProcessSettings = { prestart: true },
   ) {
     this.gates = gates;
-    this.executor = {
-      run: async (handler, stdin, env) => {
-        if (handler.type === 'http') {
-          // Checked at creation; an environment without egress never gets here.
-          const egress = this.egress;
-          if (!egress) throw new Error('http handlers need an environment with a network');
-          return this.sandbox.request<HandlerRun & { duration_ms: number }>(
-            'http_hook',
-            {
-              url: handler.url,
-              headers: handler.headers,
-              // Base64: JSON inside a JSON string would double its escaping on the agent's stream.
-              body_b64: Buffer.from(stdin).toString('base64'),
-              proxy: egress.proxyUrl,
-              token: egress.hookToken,
-              timeout_ms: handler.timeoutSeconds * 1000,
-              output_cap_bytes: ENVIRONMENT_DEFAULTS.hookOutputCapBytes,
-            },
-            handler.timeoutSeconds * 1000 + 15_000,
-          );
-        }
-        return this.sandbox.request<HandlerRun & { duration_ms: number }>(
-          'run_hook',
-          {
-            command: handler.command,
-            // Base64: JSON inside a JSON string would double its escaping on the agent's stream.
-            stdin_b64: Buffer.from(stdin).toString('base64'),
-            env,
-            timeout_ms: handler.timeoutSeconds * 1000,
-            output_cap_bytes: ENVIRONMENT_DEFAULTS.hookOutputCapBytes,
-          },
-          handler.timeoutSeconds * 1000 + 15_000,
-        );
-      },
-    };
+    this.handlers = new SandboxHandlers(
+      sandbox,
+      gates,
+      vocabulary,
+      settings,
+      logger,
+      () => this.egress,
+      hookProcesses,
+    );
+    this.handlers.prestartNext();
   }
 
   get id(): string {
@@ -210,7 +186,14 @@ export class Environment {
     const verbatim: ToolCall = { name: toolCall.name, args: toolCall.args ?? {} };
     this.lastUsedAt = Date.now();
     this.events.onUsed?.();
-    return this.queue.run(() => this.runCall(verbatim, resolved, options));
+    return this.queue.run(async () => {
+      try {
+        return await this.runCall(verbatim, resolved, options);
+      } finally {
+        this.handlers.noteTool(resolved.tool.name);
+        if (!this.deleted) this.handlers.prestartNext();
+      }
+    });
   }
 
   private record(hook: HookRecord, budget?: AuditBudget): void {
@@ -224,7 +207,8 @@ export class Environment {
     checked: ReturnType<typeof resolveToolCall>,
     options: CallOptions,
   ): Promise<CallOutcome> {
-    const callId = options.callId ?? newCallId();
+    // A call re-run after its approval keeps its id; else the id its prestarted hooks were given.
+    const callId = options.callId ?? this.handlers.takeCallId();
     // What one call may add to the audit log is bounded (docs/operations.md, Audit logs).
     const budget = newCallBudget();
     const record = (hook: HookRecord) => this.record(hook, budget);
@@ -284,7 +268,7 @@ export class Environment {
     const gates = this.gates;
     const pre = await runGates({
       gates,
-      executor: this.executor,
+      executor: this.handlers,
       call,
       resolved,
       vocabulary: this.vocabulary,
@@ -307,6 +291,10 @@ export class Environment {
     const { tool, args } = pre.resolved;
 
     const request = tool.request(args, this.settings);
+    this.handlers.noteTool(
+      tool.name,
+      typeof request.body.language === 'string' ? request.body.language : undefined,
+    );
     const answer = await this.sandbox.request<Record<string, unknown>>(
       request.op,
       request.body,
@@ -317,7 +305,7 @@ export class Environment {
     const error = tool.errorOf(result);
     if (error !== undefined) outcome.error = error;
     const postRun = { result, ...(error === undefined ? {} : { error }) };
-    const post = await runPostHooks(gates, this.executor, call, postRun, context, record);
+    const post = await runPostHooks(gates, this.handlers, call, postRun, context, record);
     outcome.hooks.push(...post.records);
     if (post.additionalContext.length > 0)
       outcome.additional_context = [
@@ -409,8 +397,10 @@ export class Environment {
       if (sources.some((source) => source.area === 'workspace'))
         await this.sandbox.addWorkspaceSources(sources);
       if (newGates) {
+        this.handlers.replacingGates();
         await this.sandbox.replaceAgents(agents);
         this.gates = newGates;
+        this.handlers.gatesReplaced(newGates);
         this.events.onGatesReplaced?.(hooksJsonOf(agents));
         this.audit.append({
           kind: 'environment',
@@ -489,6 +479,7 @@ export class Environment {
     if (this.deleted) return;
     this.deleted = true;
     await this.queue.run(async () => {
+      await this.handlers.close();
       await this.sandbox.destroy();
       this.audit.append({
         kind: 'environment',

@@ -12,7 +12,17 @@ export interface HandlerRun {
   http_status?: number;
   /** A failure to run at all (connection refused, ...). */
   failure?: string;
+  /** For `command` handlers: which process answered (docs/gates.md, "Prestart and workers"). */
+  runner?: HookRunner;
+  /** Why a prestarted process or a worker did not answer, when one was expected to. */
+  runner_note?: string;
 }
+
+/**
+ * Which process answered a command handler: one `spawned` for the event, one `prestarted` for it,
+ * the handler's `worker`, or a spawn after the worker failed (`worker_fallback`).
+ */
+export type HookRunner = 'spawned' | 'prestarted' | 'worker' | 'worker_fallback';
 
 export interface PreDecision {
   outcome: Exclude<HookOutcome, 'ok' | 'skipped'>;

@@ -95,6 +95,14 @@ function hookEnv(
   };
 }
 
+/** Which process answered, when the agent said (command handlers). */
+function runnerOf(run: HandlerRun): Pick<HookRecord, 'runner' | 'runner_note'> {
+  return {
+    ...(run.runner === undefined ? {} : { runner: run.runner }),
+    ...(run.runner_note === undefined ? {} : { runner_note: run.runner_note }),
+  };
+}
+
 function baseRecord(context: HookCallContext, event: HookEvent, entry: MatchingHandler) {
   return {
     source: 'sandbox' as const,
@@ -206,6 +214,7 @@ export async function runPreHooks(
         duration_ms: run.duration_ms,
         ...answerFields(decision),
         ...(updatedArgs ? { updated_args: updatedArgs } : {}),
+        ...runnerOf(run),
       };
       if (decision.additionalContext) result.additionalContext.push(decision.additionalContext);
       if (decision.outcome === 'ask' && !decision.blocks) {
@@ -260,6 +269,7 @@ export async function runPostHooks(
       exit_code: run.exit_code,
       duration_ms: run.duration_ms,
       ...answerFields(decision),
+      ...runnerOf(run),
     };
     if (decision.additionalContext) additionalContext.push(decision.additionalContext);
     records.push(record);

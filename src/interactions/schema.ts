@@ -217,6 +217,10 @@ export const hookOutcomeSchema = z
       .string()
       .optional()
       .describe('Text the hook added to what the model is shown (`additionalContext`).'),
+    runner: z
+      .enum(['spawned', 'prestarted', 'worker', 'worker_fallback'])
+      .optional()
+      .describe('For sandbox `command` handlers: which process answered (docs/gates.md).'),
   })
   .describe('One hook run (SPEC §8).');
 

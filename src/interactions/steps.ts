@@ -42,6 +42,7 @@ export function hookOutcomeOf(record: HookRecord): HookOutcomeRecord {
     ...(record.additional_context === undefined
       ? {}
       : { additional_context: record.additional_context }),
+    ...(record.runner === undefined ? {} : { runner: record.runner }),
   };
 }
 

@@ -35,4 +35,11 @@ export interface HookRecord {
   updated_args?: Record<string, unknown>;
   /** Text the hook added to what the model is shown (`additionalContext`). */
   additional_context?: string;
+  /**
+   * For sandbox `command` handlers: which process answered, `spawned`, `prestarted`, `worker` or
+   * `worker_fallback` (docs/gates.md, "Prestart and workers").
+   */
+  runner?: 'spawned' | 'prestarted' | 'worker' | 'worker_fallback';
+  /** Why the prestarted process or the worker did not answer, when one was expected to. */
+  runner_note?: string;
 }

@@ -43,6 +43,8 @@ describe('hooks.json schema', () => {
       command: 'python3 /.agents/hooks-scripts/gate.py',
       timeoutSeconds: 10,
       onError: 'allow',
+      prestart: undefined,
+      worker: false,
     });
     const defaulted = parseHooksConfig(
       JSON.stringify({

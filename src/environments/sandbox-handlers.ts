@@ -1,0 +1,170 @@
+import type { CommandHandler, HooksConfig } from '../config/hooks-config.js';
+import type { HandlerRun } from '../hooks/decision.js';
+import type { HandlerExecutor } from '../hooks/hook-engine.js';
+import { handlerKeys, prestartRequests } from '../hooks/prestart-plan.js';
+import type { EnvironmentEgress } from '../network/environment-egress.js';
+import type { Logger } from '../record/logger.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
+import { SANDBOX_PATHS } from '../sandbox/sandbox-options.js';
+import { toolsOf, type VocabularyId } from '../tools/registry.js';
+import type { ToolRunSettings } from '../tools/tool-definition.js';
+import { ENVIRONMENT_DEFAULTS } from './environment-options.js';
+import { newCallId } from './ids.js';
+
+/** How an environment runs its command handlers (docs/gates.md, "Prestart and workers"). */
+export interface HookProcessSettings {
+  /**
+   * Keep each command handler's next process started ahead, unless the handler says
+   * `"prestart": false`. @default true
+   */
+  prestart: boolean;
+}
+
+/**
+ * Runs an environment's sandbox handlers through its agent, and keeps the agent's processes for the
+ * next call ready: the hooks' (prestarted or workers) and tool code's interpreter (docs/gates.md,
+ * "Prestart and workers").
+ */
+export class SandboxHandlers implements HandlerExecutor {
+  /** The agent's names for the command handlers of the gates in force. */
+  private keys: Map<CommandHandler, string>;
+  /** Counts gate replacements: nothing prestarted for older gates may answer. */
+  private generation = 1;
+  /** The id the next call gets, known ahead so a prestarted hook can be given it. */
+  private nextCallId = newCallId();
+  private lastToolName: string | undefined;
+  /** The language of the last code_execution call: its interpreter is started ahead. */
+  private lastCodeLanguage = 'bash';
+  /** The request for the next call's processes, while in flight (awaited before removal). */
+  private prestarting: Promise<void> = Promise.resolve();
+  private closed = false;
+
+  constructor(
+    private readonly sandbox: Sandbox,
+    private gates: HooksConfig,
+    private readonly vocabulary: VocabularyId,
+    private readonly settings: ToolRunSettings,
+    private readonly logger: Logger,
+    private readonly egress: () => EnvironmentEgress | undefined,
+    private readonly processes: HookProcessSettings = { prestart: true },
+  ) {
+    this.keys = handlerKeys(gates);
+  }
+
+  async run(
+    handler: Parameters<HandlerExecutor['run']>[0],
+    stdin: string,
+    env: Record<string, string>,
+  ): Promise<HandlerRun & { duration_ms: number }> {
+    if (handler.type === 'http') {
+      // Checked at creation; an environment without egress never gets here.
+      const egress = this.egress();
+      if (!egress) throw new Error('http handlers need an environment with a network');
+      return this.sandbox.request<HandlerRun & { duration_ms: number }>(
+        'http_hook',
+        {
+          url: handler.url,
+          headers: handler.headers,
+          // Base64: JSON inside a JSON string would double its escaping on the agent's stream.
+          body_b64: Buffer.from(stdin).toString('base64'),
+          proxy: egress.proxyUrl,
+          token: egress.hookToken,
+          timeout_ms: handler.timeoutSeconds * 1000,
+          output_cap_bytes: ENVIRONMENT_DEFAULTS.hookOutputCapBytes,
+        },
+        handler.timeoutSeconds * 1000 + 15_000,
+      );
+    }
+    const key = this.keys.get(handler);
+    return this.sandbox.request<HandlerRun & { duration_ms: number }>(
+      'run_hook',
+      {
+        command: handler.command,
+        // Base64: JSON inside a JSON string would double its escaping on the agent's stream.
+        stdin_b64: Buffer.from(stdin).toString('base64'),
+        env,
+        timeout_ms: handler.timeoutSeconds * 1000,
+        output_cap_bytes: ENVIRONMENT_DEFAULTS.hookOutputCapBytes,
+        ...(key === undefined
+          ? {}
+          : {
+              key,
+              generation: this.generation,
+              prestart: this.processes.prestart ? (handler.prestart ?? 'auto') : false,
+              worker: handler.worker,
+            }),
+      },
+      // A worker that hangs is followed by a spawn with the same timeout.
+      handler.timeoutSeconds * 1000 * (handler.worker ? 2 : 1) + 15_000,
+    );
+  }
+
+  /** The id of the call that starts now (the one its prestarted processes were given). */
+  takeCallId(): string {
+    const callId = this.nextCallId;
+    this.nextCallId = newCallId();
+    return callId;
+  }
+
+  /** What a call ran, for the guesses of the next one. */
+  noteTool(toolName: string, codeLanguage?: string): void {
+    this.lastToolName = toolName;
+    if (codeLanguage !== undefined) this.lastCodeLanguage = codeLanguage;
+  }
+
+  /** Before the gates are replaced: nothing started for the old ones may answer from now on. */
+  replacingGates(): void {
+    this.generation += 1;
+  }
+
+  /** The gates were replaced. */
+  gatesReplaced(gates: HooksConfig): void {
+    this.gates = gates;
+    this.keys = handlerKeys(gates);
+    this.prestartNext();
+  }
+
+  /**
+   * Asks the agent to have the next call's processes ready. Not awaited: their start-up runs
+   * between calls, and a call that comes first simply finds nothing ready (docs/gates.md).
+   */
+  prestartNext(): void {
+    if (this.closed) return;
+    const handlers = prestartRequests(this.gates, this.keys, {
+      environmentId: this.sandbox.environmentId,
+      stateDir: SANDBOX_PATHS.stateDir,
+      nextCallId: this.nextCallId,
+      lastToolName: this.lastToolName,
+      toolNames: toolsOf(this.vocabulary).map((tool) => tool.name),
+      prestart: this.processes.prestart,
+    });
+    // Tool code's interpreter only where no tool process outlives its call: nothing can then reach
+    // the waiting one (docs/gates.md, "Prestart and workers").
+    const codeLanguage =
+      this.processes.prestart && !this.settings.backgroundProcesses ? this.lastCodeLanguage : null;
+    if (handlers.length === 0 && this.generation === 1 && codeLanguage === null) return;
+    this.prestarting = this.sandbox
+      .request(
+        'prestart_hooks',
+        { generation: this.generation, handlers, code_language: codeLanguage },
+        30_000,
+      )
+      .then(
+        () => {},
+        (error: Error) => {
+          if (this.closed) return;
+          this.logger.warn(
+            { environmentId: this.sandbox.environmentId, error: error.message },
+            'prestarting hook processes failed; hooks are spawned per call',
+          );
+        },
+      );
+  }
+
+  /** No more requests; resolves once the one in flight is answered (a removal mid-request would
+   * read as a lost agent, and cost a Docker inspect to explain). */
+  close(): Promise<void> {
+    this.closed = true;
+    return this.prestarting;
+  }
+}

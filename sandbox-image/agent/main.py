@@ -23,6 +23,7 @@ import files_2026_09  # noqa: E402
 import http_hooks  # noqa: E402
 import processes  # noqa: E402
 import sources  # noqa: E402
+import workspace_files  # noqa: E402
 from users import HOOK, TOOL, drop_supplementary_groups  # noqa: E402
 
 PROTOCOL_VERSION = 1
@@ -179,6 +180,8 @@ async def handle(request):
         return await files.run(request)
     if op == "file_2026_09":
         return await files_2026_09.run(request)
+    if op == "workspace_files":
+        return await workspace_files.run(request)
     if op == "write_sources":
         return await sources.write_sources(request)
     if op == "reset_agents":

@@ -11,6 +11,7 @@
 import type {
   EnvironmentInfo,
   ErrorBody,
+  HookOutcomeRecord,
   Interaction,
   InteractionEvent,
   InteractionRequest,
@@ -24,6 +25,35 @@ export type {
   Step,
   HookOutcomeRecord,
 } from '../interactions/schema.js';
+
+/** A folder of an environment's workspace, as `GET …/files/{folder}` gives it. */
+export interface FolderListing {
+  path: string;
+  type: 'directory';
+  entries: { name: string; type: 'file' | 'directory' | 'symlink' | 'other'; size: number }[];
+}
+
+/** What a files-API change came to. */
+export interface FileChange {
+  call_id: string;
+  path: string;
+  files: number;
+  bytes: number;
+  hooks: HookOutcomeRecord[];
+}
+
+function filesPath(
+  id: string,
+  path: string,
+  query: { overwrite?: boolean; format?: 'tar' } = {},
+): string {
+  const encoded = path.split('/').map(encodeURIComponent).join('/');
+  const params = new URLSearchParams();
+  if (query.overwrite) params.set('overwrite', 'true');
+  if (query.format) params.set('format', query.format);
+  const search = params.size > 0 ? `?${params.toString()}` : '';
+  return `/v1beta/environments/${encodeURIComponent(id)}/files/${encoded}${search}`;
+}
 
 /** An error answer of the API (4xx/5xx), or a server that could not be reached (`status` 0). */
 export class HookboxApiError extends Error {
@@ -119,6 +149,47 @@ export class Hookbox {
     delete: async (id: string): Promise<void> => {
       await this.request('DELETE', `/v1beta/environments/${encodeURIComponent(id)}`);
     },
+    /** The files API (docs/environments.md, "Files"); paths are relative to /workspace. */
+    files: {
+      /** A file's bytes (a folder is an error here: use `list`). */
+      get: async (id: string, path: string): Promise<Uint8Array> => {
+        const response = await this.send('GET', filesPath(id, path));
+        if ((response.headers.get('content-type') ?? '').startsWith('application/json'))
+          throw new HookboxApiError(400, 'invalid_argument', `path: ${path} is a folder; use list`);
+        return new Uint8Array(await response.arrayBuffer());
+      },
+      /** A folder's entries (`""`: /workspace). */
+      list: (id: string, path = ''): Promise<FolderListing> =>
+        this.request<FolderListing>('GET', filesPath(id, path)),
+      /** Writes a file; an existing one is a 409 unless `overwrite`. */
+      put: (
+        id: string,
+        path: string,
+        data: Uint8Array | string,
+        options: { overwrite?: boolean } = {},
+      ): Promise<FileChange> =>
+        this.bytesRequest<FileChange>('PUT', filesPath(id, path, options), data),
+      /** Deletes a file or an empty folder. */
+      delete: (id: string, path: string): Promise<FileChange> =>
+        this.request<FileChange>('DELETE', filesPath(id, path)),
+      /** A folder as a tar archive. */
+      getArchive: async (id: string, path = ''): Promise<Uint8Array> => {
+        const response = await this.send('GET', filesPath(id, path, { format: 'tar' }));
+        return new Uint8Array(await response.arrayBuffer());
+      },
+      /** Unpacks a tar archive (files and folders only) into a folder; all or nothing. */
+      putArchive: (
+        id: string,
+        path: string,
+        archive: Uint8Array,
+        options: { overwrite?: boolean } = {},
+      ): Promise<FileChange> =>
+        this.bytesRequest<FileChange>(
+          'PUT',
+          filesPath(id, path, { ...options, format: 'tar' }),
+          archive,
+        ),
+    },
   };
 
   constructor(options: HookboxOptions) {
@@ -127,16 +198,23 @@ export class Hookbox {
     this.fetchImpl = options.fetch ?? globalThis.fetch;
   }
 
-  private async send(method: string, path: string, body?: unknown): Promise<Response> {
+  private async send(
+    method: string,
+    path: string,
+    body?: unknown,
+    bytes?: Uint8Array | string,
+  ): Promise<Response> {
     const headers: Record<string, string> = {};
     if (this.apiKey) headers['x-goog-api-key'] = this.apiKey;
     if (body !== undefined) headers['content-type'] = 'application/json';
+    if (bytes !== undefined) headers['content-type'] = 'application/octet-stream';
     let response: Response;
     try {
       response = await this.fetchImpl(`${this.baseUrl}${path}`, {
         method,
         headers,
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        ...(bytes === undefined ? {} : { body: bytes as BodyInit }),
       });
     } catch (error) {
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
@@ -174,6 +252,15 @@ export class Hookbox {
 
   private async request<T>(method: string, path: string, body?: unknown): Promise<T> {
     const response = await this.send(method, path, body);
+    return (await response.json()) as T;
+  }
+
+  private async bytesRequest<T>(
+    method: string,
+    path: string,
+    bytes: Uint8Array | string,
+  ): Promise<T> {
+    const response = await this.send(method, path, undefined, bytes);
     return (await response.json()) as T;
   }
 

@@ -69,6 +69,13 @@ export interface ControllerOptions {
    * TLS, the proxy sockets' folder, and (tests only) name overrides. See docs/network.md.
    */
   egress?: EgressSettings;
+  /**
+   * Whether files-API writes and deletes meet the sandbox gates and controller hooks as the
+   * vocabulary's write or delete tool (docs/environments.md, "Files and the gates"). Turn off only
+   * where the API's clients are trusted more than the model.
+   * @default true
+   */
+  filesApiGates?: boolean;
 }
 
 /**
@@ -104,6 +111,8 @@ export class Controller {
   readonly pool: WarmPool | undefined;
   /** Who watches: the metrics and the console (docs/console.md) add themselves here. */
   readonly observers = new Observers();
+  /** See {@link ControllerOptions.filesApiGates}. */
+  private filesApiGates = true;
 
   private constructor(
     readonly client: ContainerClient,
@@ -200,6 +209,7 @@ export class Controller {
       state,
     );
     controller.egressSettings = options.egress;
+    controller.filesApiGates = options.filesApiGates ?? true;
     if (state) await controller.restore();
     if (options.reapIntervalMs) {
       controller.reaper = setInterval(() => {
@@ -361,6 +371,7 @@ export class Controller {
         onGatesReplaced: (hooksJson) => this.state?.setHooksJson(id, hooksJson),
         observe: (observation) => this.observers.emit(observation),
       },
+      this.filesApiGates,
     );
     this.environments.set(id, environment);
     return environment;

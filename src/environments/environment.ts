@@ -26,6 +26,7 @@ import { hooksConfigOf } from './hooks-config-of.js';
 export { hooksConfigOf };
 import { newCallId } from './ids.js';
 import { SerialQueue } from './serial-queue.js';
+import { WorkspaceFiles } from './workspace-files.js';
 
 /** What one tool call came to (the `--json` shape of SPEC §10, plus the records in full). */
 export interface CallOutcome {
@@ -103,6 +104,8 @@ export class Environment {
   private deleted = false;
   /** The environment level of the controller hooks' context store. */
   readonly store = new ContextStore();
+  /** Files in and out of /workspace (docs/environments.md, "Files"). */
+  readonly files: WorkspaceFiles;
 
   constructor(
     readonly sandbox: Sandbox,
@@ -114,6 +117,8 @@ export class Environment {
     /** The operator's controller-side hooks and policies; they run before the sandbox gates. */
     private readonly controllerHooks?: HookRunner,
     private readonly events: EnvironmentEvents = {},
+    /** Whether files-API changes meet the gates (docs/environments.md, "Files and the gates"). */
+    filesApiGates = true,
   ) {
     this.gates = gates;
     this.executor = {
@@ -149,6 +154,32 @@ export class Environment {
         );
       },
     };
+    this.files = new WorkspaceFiles({
+      environmentId: sandbox.environmentId,
+      vocabulary,
+      gates: () => this.gates,
+      executor: this.executor,
+      record: (hook) => this.record(hook),
+      controllerHooks,
+      store: this.store,
+      sandbox,
+      exclusive: (work) => {
+        this.lastUsedAt = Date.now();
+        this.events.onUsed?.();
+        return this.queue.run(work);
+      },
+      audit: (entry) => this.audit.append(entry),
+      gated: filesApiGates,
+      assertLive: () => this.assertLive(),
+    });
+  }
+
+  private assertLive(): void {
+    if (this.deleted) {
+      throw new UserError('not_found', `environment ${this.id} was deleted`, {
+        details: { field: 'environment_id' },
+      });
+    }
   }
 
   get id(): string {
@@ -185,11 +216,7 @@ export class Environment {
    * arguments) is refused before any hook runs.
    */
   async call(toolCall: ToolCall, options: CallOptions = {}): Promise<CallOutcome> {
-    if (this.deleted) {
-      throw new UserError('not_found', `environment ${this.id} was deleted`, {
-        details: { field: 'environment_id' },
-      });
-    }
+    this.assertLive();
     const resolved = resolveToolCall(toolCall, this.vocabulary);
     const verbatim: ToolCall = { name: toolCall.name, args: toolCall.args ?? {} };
     this.lastUsedAt = Date.now();

@@ -12,7 +12,8 @@ export type UserErrorCode =
   | 'not_found'
   | 'unauthenticated'
   | 'payload_too_large'
-  | 'conflict';
+  | 'conflict'
+  | 'permission_denied';
 
 export type SystemErrorCode =
   | 'engine_unavailable'
@@ -98,6 +99,7 @@ const HTTP_STATUS: Record<UserErrorCode | SystemErrorCode, number> = {
   unauthenticated: 401,
   payload_too_large: 413,
   conflict: 409,
+  permission_denied: 403,
   engine_unavailable: 503,
   image_build_failed: 500,
   sandbox_failed: 500,

@@ -649,8 +649,11 @@ export class InteractionService {
     return target;
   }
 
-  /** A live environment; an unknown one is a 404 naming `field` (and saying if it expired). */
-  private environmentAt(id: string, field: string): Environment {
+  /**
+   * A live environment; an unknown one is a 404 naming `field` (and saying if it expired). Every
+   * route that names an environment finds it here.
+   */
+  environmentAt(id: string, field: string): Environment {
     const environment = this.controller.listEnvironments().find((e) => e.id === id);
     if (!environment) {
       const why = this.leases.whyGone(id);
@@ -664,6 +667,13 @@ export class InteractionService {
         details: { field },
       });
     }
+    return environment;
+  }
+
+  /** An environment a request works in directly (the files API): found, and its idle time restarts. */
+  environmentInUse(id: string): Environment {
+    const environment = this.environmentAt(id, 'id');
+    this.leases.touch(id);
     return environment;
   }
 

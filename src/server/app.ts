@@ -8,6 +8,7 @@ import { isPublicConsolePath, registerConsole } from './console/routes.js';
 import { errorBody, requestErrorOf } from './errors.js';
 import { HookboxMetrics } from './metrics.js';
 import { openApiDocument } from './openapi.js';
+import { registerFilesRoutes } from './routes-files.js';
 
 /** Request bodies over 32 MiB are refused (413): room for the 20 MiB of sources, JSON-escaped. */
 export const DEFAULT_BODY_LIMIT = 32 * 1024 * 1024;
@@ -148,6 +149,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
     await service.deleteEnvironment(request.params.id);
     return {};
   });
+
+  registerFilesRoutes(app, service);
 
   return app;
 }

@@ -28,6 +28,8 @@ export interface ServeCommandOptions {
   hooks?: string[];
   policy?: string;
   metricsPort?: string;
+  /** False with `--no-files-api-gates`. */
+  filesApiGates?: boolean;
 }
 
 function parsePoolSize(value: string | undefined): number {
@@ -92,6 +94,7 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIo): Pro
     hooks,
     reapOrphansOnStart: true,
     reapIntervalMs: 10 * 60_000,
+    filesApiGates: options.filesApiGates !== false,
     ...(options.stateFile ? { stateFile: resolve(options.stateFile) } : {}),
     ...(poolSize > 0 ? { pool: { size: poolSize } } : {}),
   });

@@ -21,6 +21,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import files  # noqa: E402
 import files_2026_09  # noqa: E402
 import http_hooks  # noqa: E402
+import live_output  # noqa: E402
 import processes  # noqa: E402
 import sources  # noqa: E402
 import workspace_files  # noqa: E402
@@ -112,6 +113,7 @@ async def run_code(request):
         timeout_ms=request["timeout_ms"],
         output_cap_bytes=request["output_cap_bytes"],
         sweep_user_after=not request.get("background_processes", False),
+        on_output=live_output.sender(request.get("id"), send) if request.get("stream_output") else None,
     )
     return {
         "exit_code": result.exit_code,

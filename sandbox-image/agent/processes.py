@@ -27,8 +27,10 @@ class RunResult:
 
 
 class CappedBuffer:
-    def __init__(self, cap_bytes):
+    def __init__(self, cap_bytes, on_add=None):
         self.cap_bytes = cap_bytes
+        # Live output (live_output.py): told each chunk kept, as it comes.
+        self.on_add = on_add
         self.parts = []
         self.size = 0
         self.truncated = False
@@ -41,6 +43,8 @@ class CappedBuffer:
         if chunk:
             self.parts.append(chunk)
             self.size += len(chunk)
+            if self.on_add is not None:
+                self.on_add(chunk)
 
     def text(self):
         return b"".join(self.parts).decode("utf-8", errors="replace")
@@ -216,7 +220,7 @@ def _script_file(script):
     return fd
 
 
-async def run(argv, *, user, cwd, env, stdin_data, timeout_ms, output_cap_bytes, sweep_user_after, script=None):
+async def run(argv, *, user, cwd, env, stdin_data, timeout_ms, output_cap_bytes, sweep_user_after, script=None, on_output=None):
     """Runs argv as `user`. With `sweep_user_after`, every process of the user still alive when the
     command ends (or times out) is killed; otherwise only the command's own process group is.
     `script` (bytes), when given, is readable by the command on descriptor 3 (/dev/fd/3)."""
@@ -250,8 +254,8 @@ async def run(argv, *, user, cwd, env, stdin_data, timeout_ms, output_cap_bytes,
         os.waitpid(pid, 0)
         _close(in_write, out_read, err_read)
         raise
-    stdout = CappedBuffer(output_cap_bytes)
-    stderr = CappedBuffer(output_cap_bytes)
+    stdout = CappedBuffer(output_cap_bytes, on_output and (lambda chunk: on_output("stdout", chunk)))
+    stderr = CappedBuffer(output_cap_bytes, on_output and (lambda chunk: on_output("stderr", chunk)))
     pipe_readers = (_PipeReader(loop, out_read, stdout), _PipeReader(loop, err_read, stderr))
     readers = asyncio.gather(*(reader.done for reader in pipe_readers))
     if stdin_data is not None:

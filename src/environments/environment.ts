@@ -26,6 +26,7 @@ import { hooksConfigOf } from './hooks-config-of.js';
 export { hooksConfigOf };
 import { newCallId } from './ids.js';
 import { SerialQueue } from './serial-queue.js';
+import { liveOutputOf } from './live-output.js';
 import { WorkspaceFiles } from './workspace-files.js';
 
 /** What one tool call came to (the `--json` shape of SPEC §10, plus the records in full). */
@@ -80,6 +81,13 @@ export interface CallOptions {
   approver?: Approver;
   /** The call id to use (a call re-run after its approval keeps its id). @default a new one */
   callId?: string;
+  /**
+   * Told each chunk `code_execution` writes to stdout while it runs (docs/environments.md, "Live
+   * output"); the result still holds the whole (capped) output. @default none
+   */
+  onStdout?: (chunk: string, callId: string) => void;
+  /** As `onStdout`, for stderr. @default none */
+  onStderr?: (chunk: string, callId: string) => void;
 }
 
 /** A call failed (rather than merely wrote to stderr): a file error, a non-zero exit, a timeout. */
@@ -310,10 +318,12 @@ export class Environment {
     const { tool, args } = pre.resolved;
 
     const request = tool.request(args, this.settings);
+    const live = liveOutputOf(request.op, callId, options);
     const answer = await this.sandbox.request<Record<string, unknown>>(
       request.op,
-      request.body,
+      live ? { ...request.body, stream_output: true } : request.body,
       request.answerTimeoutMs,
+      live,
     );
     const result = tool.result(answer);
     outcome.result = result;

@@ -349,6 +349,16 @@ export const interactionEventSchema = z.discriminatedUnion('event_type', [
     .object({ event_type: z.literal('step'), index: z.number().int(), step: stepSchema })
     .describe('One step, when it has happened.'),
   z
+    .object({
+      event_type: z.literal('code_execution_output'),
+      call_id: z.string(),
+      stream: z.enum(['stdout', 'stderr']),
+      chunk: z.string(),
+    })
+    .describe(
+      'Output of a running code_execution, as it comes (docs/environments.md, "Live output"); the result step still holds all of it.',
+    ),
+  z
     .object({ event_type: z.literal('interaction.complete'), interaction: interactionSchema })
     .describe('Last event: the final Interaction (status completed or failed).'),
   z

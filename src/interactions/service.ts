@@ -1,3 +1,4 @@
+import { liveOutputListeners } from './live-output-events.js';
 import { z } from 'zod';
 import { placeSources, type InlineSource, type PlacedSource } from '../config/sources.js';
 import type { Controller } from '../environments/controller.js';
@@ -474,6 +475,8 @@ export class InteractionService {
             interactionStore,
             ...(approver ? { approver } : {}),
             ...(callId ? { callId } : {}),
+            // Streamed interactions see a code_execution's output as it comes.
+            ...(listener ? liveOutputListeners(emit) : {}),
           });
           report = reportOf(outcome);
           originalArgs = outcome.original_args;

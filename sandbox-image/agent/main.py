@@ -108,7 +108,8 @@ async def run_code(request):
         script=script,
         user=TOOL,
         cwd=WORKSPACE,
-        env=tool_environment(),
+        # environment.env (docs/environments.md): the controller checked the names; the sandbox's own win.
+        env={**{str(k): str(v) for k, v in (request.get("env") or {}).items()}, **tool_environment()},
         stdin_data=None,
         timeout_ms=request["timeout_ms"],
         output_cap_bytes=request["output_cap_bytes"],

@@ -24,6 +24,7 @@ import { StateStore } from '../state/state-store.js';
 import { parseHooksConfig } from '../config/hooks-config.js';
 import { LABEL_ENVIRONMENT } from '../sandbox/labels.js';
 import { ownerGone, reapOrphans, reapSocketFolders } from './reaper.js';
+import { parseToolEnv } from './tool-env.js';
 import { WarmPool, type WarmPoolOptions } from './warm-pool.js';
 import { Observers } from '../record/observations.js';
 import { newControllerId, newEnvironmentId } from './ids.js';
@@ -95,6 +96,7 @@ const storedSettingsSchema = z.object({
   timeoutMs: z.number().int().positive(),
   outputCapBytes: z.number().int().positive(),
   backgroundProcesses: z.boolean(),
+  env: z.record(z.string(), z.string()).optional(),
 });
 
 export class Controller {
@@ -279,6 +281,7 @@ export class Controller {
     const sources = placeSources(options.sources ?? []);
     const allowlist = parseNetworkOptions(options.network);
     const gates = hooksConfigOf(sources, allowlist);
+    const env = options.env === undefined ? undefined : parseToolEnv(options.env);
     // Egress records go to the environment's audit log once it exists (no traffic comes before).
     const early: EgressRecord[] = [];
     let recordEgress: (record: EgressRecord) => void = (record) => early.push(record);
@@ -306,6 +309,7 @@ export class Controller {
       timeoutMs: options.toolTimeoutMs ?? ENVIRONMENT_DEFAULTS.toolTimeoutMs,
       outputCapBytes: options.outputCapBytes ?? ENVIRONMENT_DEFAULTS.outputCapBytes,
       backgroundProcesses: options.backgroundProcesses ?? ENVIRONMENT_DEFAULTS.backgroundProcesses,
+      ...(env ? { env } : {}),
     };
     const vocabulary = options.vocabulary ?? DEFAULT_VOCABULARY;
     try {

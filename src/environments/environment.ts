@@ -27,6 +27,7 @@ export { hooksConfigOf };
 import { newCallId } from './ids.js';
 import { SerialQueue } from './serial-queue.js';
 import { liveOutputOf } from './live-output.js';
+import { withToolEnv } from './tool-env.js';
 import { WorkspaceFiles } from './workspace-files.js';
 
 /** What one tool call came to (the `--json` shape of SPEC §10, plus the records in full). */
@@ -321,7 +322,11 @@ export class Environment {
     const live = liveOutputOf(request.op, callId, options);
     const answer = await this.sandbox.request<Record<string, unknown>>(
       request.op,
-      live ? { ...request.body, stream_output: true } : request.body,
+      withToolEnv(
+        request.op,
+        live ? { ...request.body, stream_output: true } : request.body,
+        this.settings.env,
+      ),
       request.answerTimeoutMs,
       live,
     );

@@ -116,6 +116,12 @@ export const environmentConfigSchema = z
         'An existing environment: its sources are added (and `.agents/` sources replace its gates).',
       ),
     sources: z.array(inlineSourceSchema).optional(),
+    env: z
+      .record(z.string(), z.string())
+      .optional()
+      .describe(
+        'Environment variables for tool code (not hooks), name → value; only when making an environment (docs/environments.md).',
+      ),
     network: networkSchema
       .optional()
       .describe(

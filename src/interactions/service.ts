@@ -1,4 +1,5 @@
 import { liveOutputListeners } from './live-output-events.js';
+import { parseToolEnv } from '../environments/tool-env.js';
 import { z } from 'zod';
 import { placeSources, type InlineSource, type PlacedSource } from '../config/sources.js';
 import type { Controller } from '../environments/controller.js';
@@ -309,6 +310,14 @@ export class InteractionService {
         { details: { field: `${prefix}.network` } },
       );
     }
+    if (config?.env !== undefined && target.kind === 'existing') {
+      throw new UserError(
+        'invalid_argument',
+        `${prefix}.env: an existing environment keeps the variables it was made with; give env only when making one`,
+        { details: { field: `${prefix}.env` } },
+      );
+    }
+    const env = config?.env === undefined ? undefined : parseToolEnv(config.env, `${prefix}.env`);
     const allowlist =
       target.kind === 'existing'
         ? this.environmentAt(target.id, target.field).allowlist
@@ -343,6 +352,7 @@ export class InteractionService {
           sources,
           vocabulary,
           ...(network ? { network } : {}),
+          ...(env ? { env } : {}),
         });
         this.leases.acquire(environment.id);
       }

@@ -26,6 +26,9 @@ export type {
   HookOutcomeRecord,
 } from '../interactions/schema.js';
 
+/** An environment's network as the API shows it (transform headers never are). */
+export type NetworkState = 'disabled' | { allowlist: { domain: string }[] };
+
 /** A folder of an environment's workspace, as `GET …/files/{folder}` gives it. */
 export interface FolderListing {
   path: string;
@@ -148,6 +151,18 @@ export class Hookbox {
       this.request<EnvironmentInfo>('GET', `/v1beta/environments/${encodeURIComponent(id)}`),
     delete: async (id: string): Promise<void> => {
       await this.request('DELETE', `/v1beta/environments/${encodeURIComponent(id)}`);
+    },
+    /** Network modes (docs/environments.md, "Network modes"). */
+    network: {
+      get: (id: string): Promise<{ environment_id: string; network: NetworkState }> =>
+        this.request('GET', `/v1beta/environments/${encodeURIComponent(id)}/network`),
+      /** New rules for the environment's next call: `"disabled"` or `{allowlist: [...]}`. */
+      set: (
+        id: string,
+        network:
+          'disabled' | { allowlist: { domain: string; transform?: Record<string, string> }[] },
+      ): Promise<{ environment_id: string; network: NetworkState }> =>
+        this.request('PATCH', `/v1beta/environments/${encodeURIComponent(id)}/network`, network),
     },
     /** The files API (docs/environments.md, "Files"); paths are relative to /workspace. */
     files: {

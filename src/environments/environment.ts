@@ -27,6 +27,7 @@ export { hooksConfigOf };
 import { newCallId } from './ids.js';
 import { SerialQueue } from './serial-queue.js';
 import { liveOutputOf } from './live-output.js';
+import { networkStateOf, replacementAllowlist, type NetworkState } from './network-change.js';
 import { withToolEnv } from './tool-env.js';
 import { WorkspaceFiles } from './workspace-files.js';
 
@@ -424,6 +425,32 @@ export class Environment {
           detail: { files: agents.map((a) => a.absolutePath) },
         });
       }
+    });
+  }
+
+  /** The network now: `"disabled"` or the allowlist's domains (docs/environments.md, "Network modes"). */
+  get network(): NetworkState {
+    return networkStateOf(this.egress);
+  }
+
+  /**
+   * Replaces the network rules, between calls: a call in flight finishes under the rules it started
+   * with, the next call gets the new ones (docs/environments.md, "Network modes").
+   */
+  async replaceNetwork(raw: unknown, field = 'network'): Promise<NetworkState> {
+    this.assertLive();
+    const allowlist = replacementAllowlist(this.egress, raw, field);
+    return this.queue.run(async () => {
+      if (allowlist) this.egress?.setAllowlist(allowlist);
+      const state = this.network;
+      this.audit.append({
+        kind: 'environment',
+        at: new Date().toISOString(),
+        environment_id: this.id,
+        event: 'network_replaced',
+        detail: state,
+      });
+      return state;
     });
   }
 

@@ -1,5 +1,6 @@
 import { liveOutputListeners } from './live-output-events.js';
 import { parseToolEnv } from '../environments/tool-env.js';
+import type { NetworkState } from '../environments/network-change.js';
 import { z } from 'zod';
 import { placeSources, type InlineSource, type PlacedSource } from '../config/sources.js';
 import type { Controller } from '../environments/controller.js';
@@ -688,6 +689,22 @@ export class InteractionService {
     const environment = this.environmentAt(id, 'id');
     this.leases.touch(id);
     return environment;
+  }
+
+  /** `PATCH /v1beta/environments/{id}/network`: new rules for the next call. */
+  async replaceNetwork(
+    id: string,
+    body: unknown,
+  ): Promise<{ environment_id: string; network: NetworkState }> {
+    const environment = this.environmentInUse(id);
+    const network = await environment.replaceNetwork(body, 'body');
+    this.logger?.info({ environment: id }, 'environment network replaced');
+    return { environment_id: id, network };
+  }
+
+  /** `GET /v1beta/environments/{id}/network`. */
+  networkOf(id: string): { environment_id: string; network: NetworkState } {
+    return { environment_id: id, network: this.environmentAt(id, 'id').network };
   }
 
   /** `GET /v1beta/environments/{id}`. */

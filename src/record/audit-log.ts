@@ -42,7 +42,7 @@ export type AuditEntry =
       kind: 'environment';
       at: string;
       environment_id: string;
-      event: 'created' | 'reattached' | 'gates_replaced' | 'deleted';
+      event: 'created' | 'reattached' | 'gates_replaced' | 'network_replaced' | 'deleted';
       detail?: unknown;
     }
   | {

@@ -152,5 +152,13 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
   registerFilesRoutes(app, service);
 
+  // Network modes (docs/environments.md): the body is what `environment.network` takes.
+  app.get<{ Params: { id: string } }>('/v1beta/environments/:id/network', async (request) =>
+    service.networkOf(request.params.id),
+  );
+  app.patch<{ Params: { id: string } }>('/v1beta/environments/:id/network', async (request) =>
+    service.replaceNetwork(request.params.id, request.body),
+  );
+
   return app;
 }

@@ -25,6 +25,32 @@ export const FILES_SCHEMAS: Record<string, unknown> = {
       },
     },
   },
+  NetworkState: {
+    type: 'object',
+    required: ['environment_id', 'network'],
+    properties: {
+      environment_id: { type: 'string' },
+      network: {
+        oneOf: [
+          { const: 'disabled' },
+          {
+            type: 'object',
+            required: ['allowlist'],
+            properties: {
+              allowlist: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  required: ['domain'],
+                  properties: { domain: { type: 'string' } },
+                },
+              },
+            },
+          },
+        ],
+      },
+    },
+  },
   FileChange: {
     type: 'object',
     required: ['call_id', 'path', 'files', 'bytes', 'hooks'],
@@ -103,8 +129,37 @@ const write = {
   responses: { '200': { description: 'Written', content: json('FileChange') }, ...errors },
 };
 
-/** The files API's paths, for the OpenAPI document. */
+const networkAnswer = {
+  '200': {
+    description:
+      '`{environment_id, network}`: `"disabled"` or `{allowlist: [{domain}]}` (transform headers are never shown)',
+    content: { 'application/json': { schema: { $ref: REF('NetworkState') } } },
+  },
+  ...errors,
+};
+
+/** The files API's and network modes' paths, for the OpenAPI document. */
 export const FILES_PATHS: Record<string, unknown> = {
+  '/v1beta/environments/{id}/network': {
+    get: { summary: "The environment's network rules", parameters: [id], responses: networkAnswer },
+    patch: {
+      summary:
+        'Replace the network rules of a live environment; the next call gets them (409 for one made without a network)',
+      parameters: [id],
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: {
+              description:
+                'What `environment.network` takes: `"disabled"` or `{"allowlist": [{domain, transform?}]}`',
+            },
+          },
+        },
+      },
+      responses: networkAnswer,
+    },
+  },
   '/v1beta/environments/{id}/files': {
     get: {
       ...read,

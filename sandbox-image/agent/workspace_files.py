@@ -153,6 +153,10 @@ def tar_of(path, max_bytes):
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w", format=tarfile.PAX_FORMAT) as archive:
         for name in sorted(os.listdir(real)):
+            # /workspace/.agents is the read-only mirror of the gates, not the workspace's own: an
+            # archive of /workspace leaves it out, so it can be uploaded again as it is.
+            if real == WORKSPACE and name == ".agents":
+                continue
             # Symlinks are stored as links (never followed): what is in the folder, no more.
             archive.add(os.path.join(real, name), arcname=name, recursive=True, filter=check_size(buffer, max_bytes, shown))
     data = buffer.getvalue()

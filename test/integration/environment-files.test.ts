@@ -175,6 +175,11 @@ describe('files API over HTTP', () => {
     const again = await put('unpacked', archive, '?format=tar');
     expect(again.status).toBe(409);
 
+    const whole = await fetch(`${base}?format=tar`, { headers });
+    const everything = await namesIn(Buffer.from(await whole.arrayBuffer()));
+    expect(everything).toHaveProperty(['unpacked/one.txt'], '1');
+    expect(Object.keys(everything).some((name) => name.startsWith('.agents'))).toBe(false);
+
     const down = await fetch(`${base}/unpacked?format=tar`, { headers });
     expect(down.headers.get('content-type')).toBe('application/x-tar');
     const names = await namesIn(Buffer.from(await down.arrayBuffer()));

@@ -25,8 +25,10 @@ import files  # noqa: E402
 import files_2026_09  # noqa: E402
 import hook_processes  # noqa: E402
 import http_hooks  # noqa: E402
+import live_output  # noqa: E402
 import processes  # noqa: E402
 import sources  # noqa: E402
+import workspace_files  # noqa: E402
 from users import HOOK, TOOL, drop_supplementary_groups  # noqa: E402
 
 PROTOCOL_VERSION = 1
@@ -135,11 +137,13 @@ async def spawn_code(request):
         script=script,
         user=TOOL,
         cwd=WORKSPACE,
-        env=tool_environment(),
+        # environment.env (docs/environments.md): the controller checked the names; the sandbox's own win.
+        env={**{str(k): str(v) for k, v in (request.get("env") or {}).items()}, **tool_environment()},
         stdin_data=None,
         timeout_ms=request["timeout_ms"],
         output_cap_bytes=request["output_cap_bytes"],
         sweep_user_after=not request.get("background_processes", False),
+        on_output=live_output.sender(request.get("id"), send) if request.get("stream_output") else None,
     )
 
 
@@ -260,6 +264,8 @@ async def handle(request):
         return await files.run(request)
     if op == "file_2026_09":
         return await files_2026_09.run(request)
+    if op == "workspace_files":
+        return await workspace_files.run(request)
     if op == "write_sources":
         # New workspace files: an interpreter started before them would not start as a spawn would.
         CODE_INTERPRETERS.discard()

@@ -29,8 +29,10 @@ class RunResult:
 
 
 class CappedBuffer:
-    def __init__(self, cap_bytes):
+    def __init__(self, cap_bytes, on_add=None):
         self.cap_bytes = cap_bytes
+        # Live output (live_output.py): told each chunk kept, as it comes.
+        self.on_add = on_add
         self.parts = []
         self.size = 0
         self.truncated = False
@@ -43,6 +45,8 @@ class CappedBuffer:
         if chunk:
             self.parts.append(chunk)
             self.size += len(chunk)
+            if self.on_add is not None:
+                self.on_add(chunk)
 
     def text(self):
         return b"".join(self.parts).decode("utf-8", errors="replace")
@@ -238,7 +242,7 @@ def _script_file(script):
     return fd
 
 
-async def run(argv, *, user, cwd, env, stdin_data, timeout_ms, output_cap_bytes, sweep_user_after, script=None, spare_sessions=frozenset):
+async def run(argv, *, user, cwd, env, stdin_data, timeout_ms, output_cap_bytes, sweep_user_after, script=None, spare_sessions=frozenset, on_output=None):
     """Runs argv as `user`. With `sweep_user_after`, every process of the user still alive when the
     command ends (or times out) is killed, except the sessions `spare_sessions()` names (hook
     processes waiting for later events, docs/gates.md "Prestart and workers"); otherwise only the
@@ -274,8 +278,8 @@ async def run(argv, *, user, cwd, env, stdin_data, timeout_ms, output_cap_bytes,
         os.waitpid(pid, 0)
         _close(in_write, out_read, err_read)
         raise
-    stdout = CappedBuffer(output_cap_bytes)
-    stderr = CappedBuffer(output_cap_bytes)
+    stdout = CappedBuffer(output_cap_bytes, on_output and (lambda chunk: on_output("stdout", chunk)))
+    stderr = CappedBuffer(output_cap_bytes, on_output and (lambda chunk: on_output("stderr", chunk)))
     pipe_readers = (_PipeReader(loop, out_read, stdout), _PipeReader(loop, err_read, stderr))
     readers = asyncio.gather(*(reader.done for reader in pipe_readers))
     if stdin_data is not None:

@@ -34,12 +34,20 @@ export function callJson(outcome: CallOutcome) {
 }
 
 /** A readable account of one call: the call, each hook with its outcome, then the result. */
-export function callText(outcome: CallOutcome): string {
+export function callText(outcome: CallOutcome, options: { outputShown?: boolean } = {}): string {
   const lines: string[] = [
     `▶ ${visibleLine(outcome.tool_call.name)} ${visibleLine(JSON.stringify(outcome.tool_call.args))}`,
     ...outcome.hooks.map(hookLine),
   ];
   if (outcome.blocked) lines.push(`  ✖ blocked: ${visibleLine(outcome.reason ?? '')}`);
-  else if (outcome.result) lines.push(...resultLines(outcome.result));
+  else if (outcome.result) {
+    // Output printed live is not printed again.
+    const { stdout, stderr, ...rest } = outcome.result;
+    lines.push(...resultLines(options.outputShown ? rest : outcome.result));
+    if (options.outputShown)
+      lines.push(
+        `  (output shown above: ${String(stdout ?? '').length} characters of stdout, ${String(stderr ?? '').length} of stderr)`,
+      );
+  }
   return lines.join('\n') + '\n';
 }

@@ -195,6 +195,10 @@ function program(io: CliIo, setCode: (code: number) => void): Command {
     .option('--policy <file>', 'a policy file (JSON or YAML) run before the sandbox gates')
     .option('--hooks <module...>', 'JavaScript modules exporting controller hooks')
     .option(
+      '--no-files-api-gates',
+      'files-API writes and deletes skip the gates (docs/environments.md, "Files and the gates")',
+    )
+    .option(
       '--metrics-port <port>',
       'also serve GET /metrics with no key on 127.0.0.1 at this port (it is behind the keys on --port)',
     )

@@ -9,6 +9,11 @@
  * ```
  */
 import { EventSourceParserStream } from 'eventsource-parser/stream';
+import {
+  fileChangeSchema,
+  folderListingSchema,
+  networkAnswerSchema,
+} from './environment-answers.js';
 import type { z } from 'zod';
 import {
   environmentInfoSchema,
@@ -20,6 +25,7 @@ import {
   type Interaction,
   type InteractionEvent,
   type InteractionRequest,
+  type HookOutcomeRecord,
 } from '../interactions/schema.js';
 
 export type {
@@ -30,6 +36,38 @@ export type {
   Step,
   HookOutcomeRecord,
 } from '../interactions/schema.js';
+
+/** An environment's network as the API shows it (transform headers never are). */
+export type NetworkState = 'disabled' | { allowlist: { domain: string }[] };
+
+/** A folder of an environment's workspace, as `GET …/files/{folder}` gives it. */
+export interface FolderListing {
+  path: string;
+  type: 'directory';
+  entries: { name: string; type: 'file' | 'directory' | 'symlink' | 'other'; size: number }[];
+}
+
+/** What a files-API change came to. */
+export interface FileChange {
+  call_id: string;
+  path: string;
+  files: number;
+  bytes: number;
+  hooks: HookOutcomeRecord[];
+}
+
+function filesPath(
+  id: string,
+  path: string,
+  query: { overwrite?: boolean; format?: 'tar' } = {},
+): string {
+  const encoded = path.split('/').map(encodeURIComponent).join('/');
+  const params = new URLSearchParams();
+  if (query.overwrite) params.set('overwrite', 'true');
+  if (query.format) params.set('format', query.format);
+  const search = params.size > 0 ? `?${params.toString()}` : '';
+  return `/v1beta/environments/${encodeURIComponent(id)}/files/${encoded}${search}`;
+}
 
 /** An error answer of the API (4xx/5xx), or a server that could not be reached (`status` 0). */
 export class HookboxApiError extends Error {
@@ -147,6 +185,69 @@ export class Hookbox {
     delete: async (id: string): Promise<void> => {
       await this.send('DELETE', `/v1beta/environments/${encodeURIComponent(id)}`);
     },
+    /** Network modes (docs/environments.md, "Network modes"). */
+    network: {
+      get: (id: string): Promise<{ environment_id: string; network: NetworkState }> =>
+        this.request(
+          networkAnswerSchema,
+          'GET',
+          `/v1beta/environments/${encodeURIComponent(id)}/network`,
+        ),
+      /** New rules for the environment's next call: `"disabled"` or `{allowlist: [...]}`. */
+      set: (
+        id: string,
+        network:
+          'disabled' | { allowlist: { domain: string; transform?: Record<string, string> }[] },
+      ): Promise<{ environment_id: string; network: NetworkState }> =>
+        this.request(
+          networkAnswerSchema,
+          'PATCH',
+          `/v1beta/environments/${encodeURIComponent(id)}/network`,
+          network,
+        ),
+    },
+    /** The files API (docs/environments.md, "Files"); paths are relative to /workspace. */
+    files: {
+      /** A file's bytes (a folder is an error here: use `list`). */
+      get: async (id: string, path: string): Promise<Uint8Array> => {
+        const response = await this.send('GET', filesPath(id, path));
+        if ((response.headers.get('content-type') ?? '').startsWith('application/json'))
+          throw new HookboxApiError(400, 'invalid_argument', `path: ${path} is a folder; use list`);
+        return new Uint8Array(await response.arrayBuffer());
+      },
+      /** A folder's entries (`""`: /workspace). */
+      list: (id: string, path = ''): Promise<FolderListing> =>
+        this.request(folderListingSchema, 'GET', filesPath(id, path)),
+      /** Writes a file; an existing one is a 409 unless `overwrite`. */
+      put: (
+        id: string,
+        path: string,
+        data: Uint8Array | string,
+        options: { overwrite?: boolean } = {},
+      ): Promise<FileChange> =>
+        this.bytesRequest(fileChangeSchema, 'PUT', filesPath(id, path, options), data),
+      /** Deletes a file or an empty folder. */
+      delete: (id: string, path: string): Promise<FileChange> =>
+        this.request(fileChangeSchema, 'DELETE', filesPath(id, path)),
+      /** A folder as a tar archive. */
+      getArchive: async (id: string, path = ''): Promise<Uint8Array> => {
+        const response = await this.send('GET', filesPath(id, path, { format: 'tar' }));
+        return new Uint8Array(await response.arrayBuffer());
+      },
+      /** Unpacks a tar archive (files and folders only) into a folder; all or nothing. */
+      putArchive: (
+        id: string,
+        path: string,
+        archive: Uint8Array,
+        options: { overwrite?: boolean } = {},
+      ): Promise<FileChange> =>
+        this.bytesRequest(
+          fileChangeSchema,
+          'PUT',
+          filesPath(id, path, { ...options, format: 'tar' }),
+          archive,
+        ),
+    },
   };
 
   constructor(options: HookboxOptions) {
@@ -155,16 +256,23 @@ export class Hookbox {
     this.fetchImpl = options.fetch ?? globalThis.fetch;
   }
 
-  private async send(method: string, path: string, body?: unknown): Promise<Response> {
+  private async send(
+    method: string,
+    path: string,
+    body?: unknown,
+    bytes?: Uint8Array | string,
+  ): Promise<Response> {
     const headers: Record<string, string> = {};
     if (this.apiKey) headers['x-goog-api-key'] = this.apiKey;
     if (body !== undefined) headers['content-type'] = 'application/json';
+    if (bytes !== undefined) headers['content-type'] = 'application/octet-stream';
     let response: Response;
     try {
       response = await this.fetchImpl(`${this.baseUrl}${path}`, {
         method,
         headers,
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        ...(bytes === undefined ? {} : { body: bytes as BodyInit }),
       });
     } catch (error) {
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
@@ -217,6 +325,16 @@ export class Hookbox {
       );
     }
     return validated(schema, json, `${method} ${path}`, response.status);
+  }
+
+  private async bytesRequest<S extends z.ZodType>(
+    schema: S,
+    method: string,
+    path: string,
+    bytes: Uint8Array | string,
+  ): Promise<z.output<S>> {
+    const response = await this.send(method, path, undefined, bytes);
+    return validated(schema, await response.json(), `${method} ${path}`, response.status);
   }
 
   private async stream(request: StreamingRequest): Promise<AsyncIterable<InteractionEvent>> {

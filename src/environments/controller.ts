@@ -36,6 +36,7 @@ import {
 import { diskRootOf } from '../sandbox/workspace-disk.js';
 import { pruneAuditLogs, type AuditRetention } from '../record/audit-retention.js';
 import { checkEnvironmentOptions } from './environment-options-schema.js';
+import { parseToolEnv } from './tool-env.js';
 import { WarmPool, type WarmPoolOptions } from './warm-pool.js';
 import { Observers } from '../record/observations.js';
 import { newControllerId, newEnvironmentId } from './ids.js';
@@ -120,6 +121,13 @@ export interface ControllerOptions {
    * @default true
    */
   prestartHooks?: boolean;
+  /**
+   * Whether files-API writes and deletes meet the sandbox gates and controller hooks as the
+   * vocabulary's write or delete tool (docs/environments.md, "Files and the gates"). Turn off only
+   * where the API's clients are trusted more than the model.
+   * @default true
+   */
+  filesApiGates?: boolean;
 }
 
 /**
@@ -139,6 +147,7 @@ const storedSettingsSchema = z.object({
   timeoutMs: z.number().int().positive(),
   outputCapBytes: z.number().int().positive(),
   backgroundProcesses: z.boolean(),
+  env: z.record(z.string(), z.string()).optional(),
 });
 
 /** The controller's default runtime: its option, else $HOOKBOX_RUNTIME, else runc. */
@@ -172,6 +181,8 @@ export class Controller {
   readonly observers = new Observers();
   /** Whether environments prestart their hook processes (ControllerOptions.prestartHooks). */
   private prestartHooks = true;
+  /** See {@link ControllerOptions.filesApiGates}. */
+  private filesApiGates = true;
 
   private constructor(
     readonly client: ContainerClient,
@@ -306,6 +317,7 @@ export class Controller {
     controller.egressSettings = options.egress;
     if (state instanceof PostgresStateStore) state.controllerId = controller.identity.id;
     controller.prestartHooks = options.prestartHooks ?? process.env.HOOKBOX_PRESTART !== 'off';
+    controller.filesApiGates = options.filesApiGates ?? true;
     if (state) await controller.restore();
     if (options.reapIntervalMs) {
       controller.reaper = setInterval(() => {
@@ -412,6 +424,7 @@ export class Controller {
     const gates = hooksConfigOf(sources, allowlist);
     const template = options.template ?? DEFAULT_TEMPLATE;
     const image = await this.templates.resolve(template);
+    const env = options.env === undefined ? undefined : parseToolEnv(options.env);
     // Egress records go to the environment's audit log once it exists (no traffic comes before).
     const early: EgressRecord[] = [];
     let recordEgress: (record: EgressRecord) => void = (record) => early.push(record);
@@ -443,6 +456,7 @@ export class Controller {
       timeoutMs: options.toolTimeoutMs ?? ENVIRONMENT_DEFAULTS.toolTimeoutMs,
       outputCapBytes: options.outputCapBytes ?? ENVIRONMENT_DEFAULTS.outputCapBytes,
       backgroundProcesses: options.backgroundProcesses ?? ENVIRONMENT_DEFAULTS.backgroundProcesses,
+      ...(env ? { env } : {}),
     };
     const vocabulary = options.vocabulary ?? DEFAULT_VOCABULARY;
     try {
@@ -528,6 +542,7 @@ export class Controller {
       owner.tenant,
       owner.pooled ?? false,
       { prestart: this.prestartHooks },
+      this.filesApiGates,
     );
     this.environments.set(id, environment);
     return environment;

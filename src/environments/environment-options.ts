@@ -39,6 +39,13 @@ export interface EnvironmentOptions {
    * @default 'default'
    */
   template?: string;
+  /**
+   * Environment variables for tool code (`code_execution`), name → value; hooks do not get them.
+   * Names the sandbox sets itself (PATH, HOME, the proxy variables, HOOKBOX_*) are refused. See
+   * docs/environments.md, "Environment variables".
+   * @default {}
+   */
+  env?: Record<string, string>;
   /** Container limits (memory, CPU, pids) and `writableTmp`. */
   sandbox?: SandboxOptions;
   /**

@@ -25,6 +25,10 @@ import { hooksConfigOf, hooksJsonOf } from './hooks-config-of.js';
 export { hooksConfigOf, hooksJsonOf };
 import { SandboxHandlers, type HookProcessSettings } from './sandbox-handlers.js';
 import { SerialQueue } from './serial-queue.js';
+import { liveOutputOf } from './live-output.js';
+import { networkStateOf, replacementAllowlist, type NetworkState } from './network-change.js';
+import { withToolEnv } from './tool-env.js';
+import { WorkspaceFiles } from './workspace-files.js';
 
 /** What one tool call came to (the `--json` shape of SPEC §10, plus the records in full). */
 export interface CallOutcome {
@@ -87,6 +91,13 @@ export interface CallOptions {
    * call in the audit log. @default the owner
    */
   actor?: string;
+  /**
+   * Told each chunk `code_execution` writes to stdout while it runs (docs/environments.md, "Live
+   * output"); the result still holds the whole (capped) output. @default none
+   */
+  onStdout?: (chunk: string, callId: string) => void;
+  /** As `onStdout`, for stderr. @default none */
+  onStderr?: (chunk: string, callId: string) => void;
 }
 
 /** A call failed (rather than merely wrote to stderr): a file error, a non-zero exit, a timeout. */
@@ -113,6 +124,8 @@ export class Environment {
   private deleted = false;
   /** The environment level of the controller hooks' context store. */
   readonly store = new ContextStore();
+  /** Files in and out of /workspace (docs/environments.md, "Files"). */
+  readonly files: WorkspaceFiles;
 
   constructor(
     readonly sandbox: Sandbox,
@@ -129,6 +142,8 @@ export class Environment {
     /** Whether it came from the warm pool. */
     readonly pooled = false,
     private readonly hookProcesses: HookProcessSettings = { prestart: true },
+    /** Whether files-API changes meet the gates (docs/environments.md, "Files and the gates"). */
+    filesApiGates = true,
   ) {
     this.gates = gates;
     this.handlers = new SandboxHandlers(
@@ -141,6 +156,32 @@ export class Environment {
       hookProcesses,
     );
     this.handlers.prestartNext();
+    this.files = new WorkspaceFiles({
+      environmentId: sandbox.environmentId,
+      vocabulary,
+      gates: () => this.gates,
+      executor: this.handlers,
+      record: (hook) => this.record(hook),
+      controllerHooks,
+      store: this.store,
+      sandbox,
+      exclusive: (work) => {
+        this.lastUsedAt = Date.now();
+        this.events.onUsed?.();
+        return this.queue.run(work);
+      },
+      audit: (entry) => this.audit.append(entry),
+      gated: filesApiGates,
+      assertLive: () => this.assertLive(),
+    });
+  }
+
+  private assertLive(): void {
+    if (this.deleted) {
+      throw new UserError('not_found', `environment ${this.id} was deleted`, {
+        details: { field: 'environment_id' },
+      });
+    }
   }
 
   get id(): string {
@@ -177,11 +218,7 @@ export class Environment {
    * arguments) is refused before any hook runs.
    */
   async call(toolCall: ToolCall, options: CallOptions = {}): Promise<CallOutcome> {
-    if (this.deleted) {
-      throw new UserError('not_found', `environment ${this.id} was deleted`, {
-        details: { field: 'environment_id' },
-      });
-    }
+    this.assertLive();
     const resolved = resolveToolCall(toolCall, this.vocabulary);
     const verbatim: ToolCall = { name: toolCall.name, args: toolCall.args ?? {} };
     this.lastUsedAt = Date.now();
@@ -295,10 +332,16 @@ export class Environment {
       tool.name,
       typeof request.body.language === 'string' ? request.body.language : undefined,
     );
+    const live = liveOutputOf(request.op, callId, options);
     const answer = await this.sandbox.request<Record<string, unknown>>(
       request.op,
-      request.body,
+      withToolEnv(
+        request.op,
+        live ? { ...request.body, stream_output: true } : request.body,
+        this.settings.env,
+      ),
       request.answerTimeoutMs,
+      live,
     );
     const result = tool.result(answer);
     outcome.result = result;
@@ -410,6 +453,32 @@ export class Environment {
           detail: { files: agents.map((a) => a.absolutePath) },
         });
       }
+    });
+  }
+
+  /** The network now: `"disabled"` or the allowlist's domains (docs/environments.md, "Network modes"). */
+  get network(): NetworkState {
+    return networkStateOf(this.egress);
+  }
+
+  /**
+   * Replaces the network rules, between calls: a call in flight finishes under the rules it started
+   * with, the next call gets the new ones (docs/environments.md, "Network modes").
+   */
+  async replaceNetwork(raw: unknown, field = 'network'): Promise<NetworkState> {
+    this.assertLive();
+    const allowlist = replacementAllowlist(this.egress, raw, field);
+    return this.queue.run(async () => {
+      if (allowlist) this.egress?.setAllowlist(allowlist);
+      const state = this.network;
+      this.audit.append({
+        kind: 'environment',
+        at: new Date().toISOString(),
+        environment_id: this.id,
+        event: 'network_replaced',
+        detail: state,
+      });
+      return state;
     });
   }
 

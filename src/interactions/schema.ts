@@ -123,6 +123,12 @@ export const environmentConfigSchema = z
         'An existing environment: its sources are added (and `.agents/` sources replace its gates).',
       ),
     sources: z.array(inlineSourceSchema).optional(),
+    env: z
+      .record(z.string(), z.string())
+      .optional()
+      .describe(
+        'Environment variables for tool code (not hooks), name → value; only when making an environment (docs/environments.md).',
+      ),
     network: networkSchema
       .optional()
       .describe(
@@ -378,6 +384,16 @@ export const interactionEventSchema = z.discriminatedUnion('event_type', [
   z
     .object({ event_type: z.literal('step'), index: z.number().int(), step: stepSchema })
     .describe('One step, when it has happened.'),
+  z
+    .object({
+      event_type: z.literal('code_execution_output'),
+      call_id: z.string(),
+      stream: z.enum(['stdout', 'stderr']),
+      chunk: z.string(),
+    })
+    .describe(
+      'Output of a running code_execution, as it comes (docs/environments.md, "Live output"); the result step still holds all of it.',
+    ),
   z
     .object({ event_type: z.literal('interaction.complete'), interaction: interactionSchema })
     .describe('Last event: the final Interaction (status completed or failed).'),

@@ -1,3 +1,6 @@
+import { liveOutputListeners } from './live-output-events.js';
+import { parseToolEnv } from '../environments/tool-env.js';
+import type { NetworkState } from '../environments/network-change.js';
 import { z } from 'zod';
 import { placeSources, type InlineSource, type PlacedSource } from '../config/sources.js';
 import type { Controller } from '../environments/controller.js';
@@ -375,6 +378,14 @@ export class InteractionService {
       await this.controller.templates.resolve(template, `${prefix}.template`);
     // Shared state: the environment may be another replica's; take it on (docs/kubernetes.md).
     if (target.kind === 'existing') await this.adoptEnvironment(target.id);
+    if (config?.env !== undefined && target.kind === 'existing') {
+      throw new UserError(
+        'invalid_argument',
+        `${prefix}.env: an existing environment keeps the variables it was made with; give env only when making one`,
+        { details: { field: `${prefix}.env` } },
+      );
+    }
+    const env = config?.env === undefined ? undefined : parseToolEnv(config.env, `${prefix}.env`);
     const allowlist =
       target.kind === 'existing'
         ? this.environmentAt(target.id, target.field, caller).allowlist
@@ -411,6 +422,7 @@ export class InteractionService {
           ...(network ? { network } : {}),
           ...(template !== undefined ? { template } : {}),
           ...(config?.sandbox?.runtime ? { sandbox: { runtime: config.sandbox.runtime } } : {}),
+          ...(env ? { env } : {}),
         });
         this.leases.acquire(environment.id);
       }
@@ -584,6 +596,8 @@ export class InteractionService {
             ...(approver ? { approver } : {}),
             ...(callId ? { callId } : {}),
             ...(actor === undefined ? {} : { actor }),
+            // Streamed interactions see a code_execution's output as it comes.
+            ...(listener ? liveOutputListeners(emit) : {}),
           });
           report = reportOf(outcome);
           originalArgs = outcome.original_args;
@@ -769,8 +783,9 @@ export class InteractionService {
   /**
    * A live environment; an unknown one, or one the caller may not see (docs/tenants.md,
    * "Ownership"), is a 404 naming `field` (saying if it expired only to those who could see it).
+   * Every route that names an environment finds it here.
    */
-  private environmentAt(id: string, field: string, caller?: Caller): Environment {
+  environmentAt(id: string, field: string, caller?: Caller): Environment {
     const found = this.controller.listEnvironments().find((e) => e.id === id);
     if (found && caller !== undefined && !canSee(found.tenant, caller))
       throw notFoundError('environment', id, field);
@@ -789,6 +804,30 @@ export class InteractionService {
       });
     }
     return environment;
+  }
+
+  /** An environment a request works in directly (the files API): found, and its idle time restarts. */
+  environmentInUse(id: string, caller?: Caller): Environment {
+    const environment = this.environmentAt(id, 'id', caller);
+    this.leases.touch(id);
+    return environment;
+  }
+
+  /** `PATCH /v1beta/environments/{id}/network`: new rules for the next call. */
+  async replaceNetwork(
+    id: string,
+    body: unknown,
+    caller?: Caller,
+  ): Promise<{ environment_id: string; network: NetworkState }> {
+    const environment = this.environmentInUse(id, caller);
+    const network = await environment.replaceNetwork(body, 'body');
+    this.logger?.info({ environment: id }, 'environment network replaced');
+    return { environment_id: id, network };
+  }
+
+  /** `GET /v1beta/environments/{id}/network`. */
+  networkOf(id: string, caller?: Caller): { environment_id: string; network: NetworkState } {
+    return { environment_id: id, network: this.environmentAt(id, 'id', caller).network };
   }
 
   /**

@@ -45,9 +45,25 @@ export type AuditEntry =
       kind: 'environment';
       at: string;
       environment_id: string;
-      event: 'created' | 'reattached' | 'gates_replaced' | 'deleted';
+      event: 'created' | 'reattached' | 'gates_replaced' | 'network_replaced' | 'deleted';
       detail?: unknown;
       actor?: string;
+    }
+  | {
+      /** A change through the files API (docs/environments.md, "Files"). */
+      kind: 'file';
+      at: string;
+      environment_id: string;
+      call_id: string;
+      op: 'put' | 'put_tar' | 'delete';
+      path: string;
+      /** Whether the change met the gates (the operator may turn that off). */
+      gated: boolean;
+      blocked: boolean;
+      reason: string | null;
+      files?: number;
+      bytes?: number;
+      error?: string;
     }
   | {
       /** An approver's answer to a call that waited (docs/dialects.md, "ask"). */

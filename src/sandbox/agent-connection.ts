@@ -10,8 +10,14 @@ import type { AttachedStdio } from './container-client.js';
  * request within the documented limits stays below it (docs/security.md, "The agent's stream").
  */
 export const AGENT_MAX_LINE_BYTES = 64 * 1024 * 1024;
+/** An event the agent sends for a request before its answer (docs/environments.md, "Live output"). */
+export interface AgentEvent {
+  event: string;
+  [key: string]: unknown;
+}
 
 interface Pending {
+  onEvent?: (event: AgentEvent) => void;
   resolve(value: unknown): void;
   reject(error: Error): void;
   timer: NodeJS.Timeout | undefined;
@@ -51,7 +57,12 @@ export class AgentConnection {
    * Sends one request. `timeoutMs` bounds the wait for the answer: the agent enforces the tool's own
    * timeout, this one only catches an agent that stopped answering.
    */
-  request<T>(op: string, body: Record<string, unknown>, timeoutMs?: number): Promise<T> {
+  request<T>(
+    op: string,
+    body: Record<string, unknown>,
+    timeoutMs?: number,
+    onEvent?: (event: AgentEvent) => void,
+  ): Promise<T> {
     if (this.lostReason !== undefined) {
       return Promise.reject(
         new SystemError('sandbox_agent_lost', this.lostReason, { retryable: false }),
@@ -85,14 +96,19 @@ export class AgentConnection {
                 ),
               );
             }, timeoutMs);
-      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject, timer });
+      this.pending.set(id, {
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        timer,
+        ...(onEvent ? { onEvent } : {}),
+      });
       this.stdio.stdin.write(line);
     });
   }
 
   private onLine(line: string): void {
     if (line.trim() === '') return;
-    let message: { id?: number; ok?: boolean; result?: unknown; error?: string };
+    let message: { id?: number; ok?: boolean; result?: unknown; error?: string; event?: string };
     try {
       message = JSON.parse(line);
     } catch {
@@ -104,6 +120,15 @@ export class AgentConnection {
     }
     const pending = message.id === undefined ? undefined : this.pending.get(message.id);
     if (!pending) return;
+    if (typeof message.event === 'string') {
+      // Not the answer: an event of the request while it runs.
+      try {
+        pending.onEvent?.(message as AgentEvent);
+      } catch (error) {
+        this.logger.warn({ error: (error as Error).message }, 'agent event listener failed');
+      }
+      return;
+    }
     this.pending.delete(message.id as number);
     if (pending.timer) clearTimeout(pending.timer);
     if (message.ok) pending.resolve(message.result);

@@ -1,7 +1,7 @@
 import type { PlacedSource } from '../config/sources.js';
 import { SystemError, UserError } from '../errors/index.js';
 import type { Logger } from '../record/logger.js';
-import { AgentConnection } from './agent-connection.js';
+import { AgentConnection, type AgentEvent } from './agent-connection.js';
 import type { ContainerClient, SandboxContainerSpec } from './container-client.js';
 import { ownershipLabels, type ResourceRole } from './labels.js';
 import { removeWorkspaceDisk, workspaceDiskFor } from './workspace-disk.js';
@@ -298,11 +298,16 @@ export class Sandbox {
   }
 
   /** Sends one request to the sandbox agent; a lost agent becomes an error that says what happened. */
-  async request<T>(op: string, body: Record<string, unknown>, answerTimeoutMs: number): Promise<T> {
+  async request<T>(
+    op: string,
+    body: Record<string, unknown>,
+    answerTimeoutMs: number,
+    onEvent?: (event: AgentEvent) => void,
+  ): Promise<T> {
     // A stream that broke between calls (an engine restart) is re-attached before this one.
     if (this.agent.lost !== undefined) await this.reconnect();
     try {
-      return await this.agent.request<T>(op, body, answerTimeoutMs);
+      return await this.agent.request<T>(op, body, answerTimeoutMs, onEvent);
     } catch (error) {
       if (
         error instanceof SystemError &&

@@ -14,6 +14,7 @@ import { EventStream, DEFAULT_STREAM_BUFFER_BYTES } from './event-stream.js';
 import { isPublicConsolePath, registerConsole } from './console/routes.js';
 import { HookboxMetrics } from './metrics.js';
 import { openApiDocument } from './openapi.js';
+import { registerFilesRoutes } from './routes-files.js';
 
 /** Request bodies over 32 MiB are refused (413): room for the 20 MiB of sources, JSON-escaped. */
 export const DEFAULT_BODY_LIMIT = 32 * 1024 * 1024;
@@ -279,6 +280,16 @@ export function buildApp(options: AppOptions): FastifyInstance {
       await service.deleteEnvironment(request.params.id, request.caller);
       return {};
     });
+
+    registerFilesRoutes(api, service);
+
+    // Network modes (docs/environments.md): the body is what `environment.network` takes.
+    api.get<{ Params: { id: string } }>('/v1beta/environments/:id/network', async (request) =>
+      service.networkOf(request.params.id, request.caller),
+    );
+    api.patch<{ Params: { id: string } }>('/v1beta/environments/:id/network', async (request) =>
+      service.replaceNetwork(request.params.id, request.body, request.caller),
+    );
   });
 
   return app;

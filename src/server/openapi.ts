@@ -11,6 +11,7 @@ import {
   interactionSchema,
   stepSchema,
 } from '../interactions/schema.js';
+import { FILES_PATHS, FILES_SCHEMAS } from './openapi-files.js';
 
 const REF = (id: string) => `#/components/schemas/${id}`;
 
@@ -81,6 +82,7 @@ export function openApiDocument(options: {
       },
       'output',
     ),
+    ...FILES_SCHEMAS,
   };
   const id = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
   return {
@@ -145,6 +147,7 @@ export function openApiDocument(options: {
           responses: { '200': { description: 'Removed: `{}`' }, ...errors },
         },
       },
+      ...FILES_PATHS,
       '/healthz': {
         get: {
           summary: 'Liveness (no key needed)',

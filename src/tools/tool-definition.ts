@@ -6,6 +6,8 @@ export interface ToolRunSettings {
   timeoutMs: number;
   outputCapBytes: number;
   backgroundProcesses: boolean;
+  /** Variables for the code tool code runs (docs/environments.md, "Environment variables"). */
+  env?: Readonly<Record<string, string>>;
 }
 
 /** What a tool asks the sandbox agent to do: one request over the agent's stream. */

@@ -281,14 +281,17 @@ describe('streaming', () => {
       'step',
       'step',
       'step',
+      // The slow call's output as it comes, before its steps (docs/environments.md, "Live output").
+      'code_execution_output',
       'step',
       'step',
       'interaction.complete',
     ]);
+    expect(arrivals[4]!.data).toMatchObject({ stream: 'stdout', chunk: 'late\n' });
     // The blocked call's steps arrive before the slow call has finished.
-    expect(arrivals[6]!.at - arrivals[3]!.at).toBeGreaterThan(200);
+    expect(arrivals[7]!.at - arrivals[3]!.at).toBeGreaterThan(200);
     expect(arrivals[3]!.data.step).toMatchObject({ blocked: true });
-    const final = arrivals[6]!.data.interaction as Interaction;
+    const final = arrivals[7]!.data.interaction as Interaction;
     expect(final.status).toBe('completed');
     expect((await call('GET', `/v1beta/interactions/${final.id}`)).json).toEqual(final);
   });

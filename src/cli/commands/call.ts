@@ -163,9 +163,26 @@ export async function callCommand(options: CallCommandOptions, io: CliIo): Promi
     });
     try {
       for (const call of calls) {
-        const outcome = await environment.call(call);
+        // Without --json, code_execution's output is printed as it comes (docs/environments.md,
+        // "Live output"); the summary after it then leaves the output out.
+        let live = false;
+        const outcome = await environment.call(
+          call,
+          options.json
+            ? {}
+            : {
+                onStdout: (chunk) => {
+                  live = true;
+                  io.stdout(chunk);
+                },
+                onStderr: (chunk) => {
+                  live = true;
+                  io.stderr(chunk);
+                },
+              },
+        );
         outcomes.push(outcome);
-        if (!options.json) io.stdout(callText(outcome));
+        if (!options.json) io.stdout(callText(outcome, { outputShown: live }));
       }
     } catch (error) {
       failure = error;

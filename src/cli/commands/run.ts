@@ -63,6 +63,8 @@ function printer(io: CliIo): (event: InteractionEvent) => void {
     else if (event.event_type === 'step') io.stdout(formatStep(event.step));
     else if (event.event_type === 'interaction.complete')
       io.stdout(formatFooter(event.interaction));
+    // The result step prints the whole output; the live chunks would print it twice.
+    else if (event.event_type === 'code_execution_output') return;
     else io.stderr(`hookbox: stream broke off: ${event.error.code}: ${event.error.message}\n`);
   };
 }

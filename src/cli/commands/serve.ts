@@ -52,6 +52,8 @@ export interface ServeCommandOptions {
   allowedHosts?: string;
   maxEnvironments?: string;
   maxConnectionsPerAddress?: string;
+  /** False with `--no-files-api-gates`. */
+  filesApiGates?: boolean;
 }
 
 /** `--backend`: where sandboxes run. Kubernetes brings its client and the image to use as is. */
@@ -229,6 +231,7 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIo): Pro
     ...(stateFile ? { stateFile } : {}),
     ...(defaultPool > 0 ? { pool: { size: defaultPool } } : {}),
     pools,
+    filesApiGates: options.filesApiGates !== false,
   });
   let store: InteractionStore | undefined;
   if (controller.state instanceof SqliteStateAdapter) {

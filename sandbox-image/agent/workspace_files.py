@@ -1,0 +1,199 @@
+"""The files API of the environment (docs/environments.md, "Files"): reading, writing and deleting
+files under /workspace for the API's client, and a folder as a tar archive.
+
+Everything runs on the tool user's filesystem-uid threads of files.py, so the kernel checks every
+access as it does for tool code (SPEC §2). The controller has checked the path's syntax already
+(relative, no `..`); here the agent refuses a path whose symlinks lead out of /workspace.
+Failures are answers `{"error_kind": ..., "error": ...}`: `escapes`, `exists`, `not_found`,
+`is_directory`, `not_directory`, `not_regular`, `too_large`, `os`.
+"""
+
+import asyncio
+import base64
+import io
+import os
+import stat
+import tarfile
+
+from files import TOOL_EXECUTOR, WORKSPACE
+from search import entry_type
+
+
+class FilesError(Exception):
+    def __init__(self, kind, message):
+        super().__init__(message)
+        self.kind = kind
+
+
+def inside(path):
+    """The real path of `path` (a relative path under /workspace), refused if it leaves /workspace."""
+    full = os.path.join(WORKSPACE, path) if path else WORKSPACE
+    real = os.path.realpath(full)
+    if real != WORKSPACE and not real.startswith(WORKSPACE + "/"):
+        raise FilesError("escapes", f"/workspace/{path}: a symlink leads out of /workspace (to {real})")
+    return real
+
+
+def os_error(error, shown):
+    return FilesError("os", f"{shown}: {os.strerror(error.errno) if error.errno else error}")
+
+
+def get(path, max_bytes):
+    real = inside(path)
+    shown = f"/workspace/{path}".rstrip("/")
+    try:
+        info = os.lstat(real)
+    except FileNotFoundError:
+        raise FilesError("not_found", f"{shown}: no such file or folder")
+    except OSError as error:
+        raise os_error(error, shown)
+    if stat.S_ISDIR(info.st_mode):
+        return {"type": "directory", "entries": listing(real)}
+    if not stat.S_ISREG(info.st_mode):
+        raise FilesError("not_regular", f"{shown}: not a regular file")
+    if info.st_size > max_bytes:
+        raise FilesError("too_large", f"{shown}: {info.st_size} bytes, over the {max_bytes}-byte limit of the files API; use ?format=tar or code_execution")
+    try:
+        fd = os.open(real, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as error:
+        raise os_error(error, shown)
+    with os.fdopen(fd, "rb") as handle:
+        data = handle.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise FilesError("too_large", f"{shown}: over the {max_bytes}-byte limit of the files API")
+    return {"type": "file", "data": base64.b64encode(data).decode("ascii"), "size": len(data)}
+
+
+def listing(real):
+    entries = []
+    for name in sorted(os.listdir(real)):
+        try:
+            info = os.lstat(os.path.join(real, name))
+        except OSError:
+            continue
+        entries.append({"name": name, "type": entry_type(info.st_mode), "size": info.st_size})
+    return entries
+
+
+def put_one(path, data, overwrite):
+    real = inside(path)
+    shown = f"/workspace/{path}"
+    parent = os.path.dirname(real)
+    try:
+        os.makedirs(parent, mode=0o755, exist_ok=True)
+    except FileExistsError:
+        raise FilesError("not_directory", f"{shown}: a parent is a file, not a folder")
+    except NotADirectoryError:
+        raise FilesError("not_directory", f"{shown}: a parent is a file, not a folder")
+    except OSError as error:
+        raise os_error(error, shown)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+    flags |= os.O_TRUNC if overwrite else os.O_EXCL
+    try:
+        fd = os.open(real, flags, 0o644)
+    except FileExistsError:
+        raise FilesError("exists", f"{shown}: exists; send ?overwrite=true to replace it")
+    except IsADirectoryError:
+        raise FilesError("is_directory", f"{shown}: is a folder, not a file")
+    except OSError as error:
+        raise os_error(error, shown)
+    with os.fdopen(fd, "wb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise FilesError("not_regular", f"{shown}: not a regular file")
+        handle.write(data)
+    return len(data)
+
+
+def put_many(entries, overwrite):
+    """Writes every entry, or none when one would be refused (checked before the first write)."""
+    for entry in entries:
+        real = inside(entry["path"])
+        if entry["type"] == "file" and not overwrite and os.path.lexists(real):
+            raise FilesError("exists", f"/workspace/{entry['path']}: exists; send ?overwrite=true to replace it")
+    written = 0
+    for entry in entries:
+        if entry["type"] == "directory":
+            real = inside(entry["path"])
+            try:
+                os.makedirs(real, mode=0o755, exist_ok=True)
+            except OSError as error:
+                raise os_error(error, f"/workspace/{entry['path']}")
+        else:
+            written += put_one(entry["path"], base64.b64decode(entry["data"]), True)
+    return {"files": sum(1 for e in entries if e["type"] == "file"), "bytes": written}
+
+
+def delete(path):
+    real = inside(path)
+    shown = f"/workspace/{path}"
+    try:
+        info = os.lstat(real)
+    except FileNotFoundError:
+        raise FilesError("not_found", f"{shown}: no such file")
+    if stat.S_ISDIR(info.st_mode):
+        try:
+            os.rmdir(real)
+        except OSError as error:
+            if error.errno == 39:  # ENOTEMPTY
+                raise FilesError("not_empty", f"{shown}: a folder that is not empty")
+            raise os_error(error, shown)
+    else:
+        try:
+            os.unlink(real)
+        except OSError as error:
+            raise os_error(error, shown)
+    return {"deleted": True}
+
+
+def tar_of(path, max_bytes):
+    real = inside(path)
+    shown = f"/workspace/{path}".rstrip("/")
+    if not os.path.isdir(real):
+        raise FilesError("not_directory" if os.path.lexists(real) else "not_found", f"{shown}: not a folder")
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w", format=tarfile.PAX_FORMAT) as archive:
+        for name in sorted(os.listdir(real)):
+            # /workspace/.agents is the read-only mirror of the gates, not the workspace's own: an
+            # archive of /workspace leaves it out, so it can be uploaded again as it is.
+            if real == WORKSPACE and name == ".agents":
+                continue
+            # Symlinks are stored as links (never followed): what is in the folder, no more.
+            archive.add(os.path.join(real, name), arcname=name, recursive=True, filter=check_size(buffer, max_bytes, shown))
+    data = buffer.getvalue()
+    if len(data) > max_bytes:
+        raise FilesError("too_large", f"{shown}: the archive is over the {max_bytes}-byte limit of the files API")
+    return {"data": base64.b64encode(data).decode("ascii"), "size": len(data)}
+
+
+def check_size(buffer, max_bytes, shown):
+    def check(member):
+        if buffer.tell() + member.size > max_bytes:
+            raise FilesError("too_large", f"{shown}: the archive is over the {max_bytes}-byte limit of the files API")
+        member.uname = member.gname = "tool"
+        return member
+
+    return check
+
+
+async def run(request):
+    action = request["action"]
+    path = request.get("path", "")
+    limit = request.get("max_bytes", 16 * 1024 * 1024)
+    if action == "get":
+        work = lambda: get(path, limit)  # noqa: E731
+    elif action == "put":
+        work = lambda: {"bytes": put_one(path, base64.b64decode(request["data"]), request["overwrite"])}  # noqa: E731
+    elif action == "put_many":
+        work = lambda: put_many(request["entries"], request["overwrite"])  # noqa: E731
+    elif action == "delete":
+        work = lambda: delete(path)  # noqa: E731
+    elif action == "tar":
+        work = lambda: tar_of(path, limit)  # noqa: E731
+    else:
+        raise ValueError(f"unknown files action {action!r}")
+    try:
+        return await asyncio.get_running_loop().run_in_executor(TOOL_EXECUTOR, work)
+    except FilesError as error:
+        return {"error_kind": error.kind, "error": str(error)}
+    except OSError as error:
+        return {"error_kind": "os", "error": str(error)}

@@ -1,0 +1,87 @@
+import { UserError } from '../errors/index.js';
+
+/** Documented limits of `environment.env` (docs/environments.md, "Environment variables"). */
+export const TOOL_ENV_LIMITS = {
+  /** Variables per environment. */
+  maxCount: 100,
+  /** A name, in bytes. */
+  maxNameBytes: 128,
+  /** One value, in bytes (UTF-8). */
+  maxValueBytes: 32 * 1024,
+  /** Names and values together, in bytes. */
+  maxTotalBytes: 128 * 1024,
+} as const;
+
+/**
+ * Names the sandbox sets for tool code itself: the user, home, temp folder and path it runs with,
+ * and the proxy settings of a networked environment (docs/network.md). Changing them would only
+ * break tool code in ways that look like hookbox's fault, so they are refused.
+ */
+const RESERVED = new Set([
+  'PATH',
+  'HOME',
+  'TMPDIR',
+  'USER',
+  'LOGNAME',
+  'PWD',
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'http_proxy',
+  'https_proxy',
+  'NO_PROXY',
+  'no_proxy',
+  'ALL_PROXY',
+  'all_proxy',
+]);
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function refuse(field: string, rule: string): never {
+  throw new UserError('invalid_argument', `${field}: ${rule}`, { details: { field } });
+}
+
+/**
+ * Checks `environment.env` (name → value, for tool code only; hooks never get it): POSIX-style
+ * names, none the sandbox sets itself or prefixed `HOOKBOX_`, string values without NUL, within
+ * {@link TOOL_ENV_LIMITS}. Returns a copy.
+ */
+export function parseToolEnv(input: unknown, field = 'env'): Record<string, string> {
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    refuse(field, 'must be an object of name → value strings');
+  const entries = Object.entries(input as Record<string, unknown>);
+  if (entries.length > TOOL_ENV_LIMITS.maxCount)
+    refuse(field, `has ${entries.length} variables, more than ${TOOL_ENV_LIMITS.maxCount}`);
+  let total = 0;
+  const out: Record<string, string> = {};
+  for (const [name, value] of entries) {
+    const at = `${field}.${name}`;
+    if (!NAME.test(name))
+      refuse(at, 'the name must be letters, digits and "_", not starting with a digit');
+    if (Buffer.byteLength(name) > TOOL_ENV_LIMITS.maxNameBytes)
+      refuse(at, `the name is longer than ${TOOL_ENV_LIMITS.maxNameBytes} bytes`);
+    if (RESERVED.has(name) || name.startsWith('HOOKBOX_'))
+      refuse(
+        at,
+        'is set by the sandbox itself (PATH, HOME, TMPDIR, USER, the proxy variables, HOOKBOX_*)',
+      );
+    if (typeof value !== 'string') refuse(at, 'must be a string');
+    if (value.includes('\0')) refuse(at, 'must not contain NUL');
+    const bytes = Buffer.byteLength(value);
+    if (bytes > TOOL_ENV_LIMITS.maxValueBytes)
+      refuse(at, `is ${bytes} bytes, more than ${TOOL_ENV_LIMITS.maxValueBytes}`);
+    total += bytes + Buffer.byteLength(name);
+    out[name] = value;
+  }
+  if (total > TOOL_ENV_LIMITS.maxTotalBytes)
+    refuse(field, `is ${total} bytes in all, more than ${TOOL_ENV_LIMITS.maxTotalBytes}`);
+  return out;
+}
+
+/** The agent request body of a tool, with the environment's variables for code it runs. */
+export function withToolEnv(
+  op: string,
+  body: Record<string, unknown>,
+  env: Readonly<Record<string, string>> | undefined,
+): Record<string, unknown> {
+  return op === 'run_code' && env && Object.keys(env).length > 0 ? { ...body, env } : body;
+}

@@ -1,0 +1,316 @@
+import { Readable } from 'node:stream';
+import { extract } from 'tar-stream';
+import { SystemError, UserError } from '../errors/index.js';
+import type { AuditEntry } from '../record/audit-log.js';
+import type { HookRecord } from '../record/types.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
+import type { ToolResult } from '../tools/types.js';
+import { afterChange, gateCallOf, gateChange, type FilesGateHost } from './files-gate.js';
+import { newCallId } from './ids.js';
+import { FILES_API_LIMITS, workspacePathOf } from './workspace-path.js';
+
+/** An entry of a folder's listing. */
+export interface FileEntry {
+  name: string;
+  type: 'file' | 'directory' | 'symlink' | 'other';
+  size: number;
+}
+
+/** What `read` found: a file's bytes, or a folder's listing. */
+export type FileRead =
+  | { type: 'file'; path: string; data: Buffer }
+  | { type: 'directory'; path: string; entries: FileEntry[] };
+
+/** What a files-API change came to (it is in the audit log as a `file` entry). */
+export interface FileChange {
+  call_id: string;
+  /** Relative to /workspace. */
+  path: string;
+  /** Files written (1 for a single file, 0 for a delete). */
+  files: number;
+  bytes: number;
+  /** The hooks that ran for it (none when the operator turned the gates off for the files API). */
+  hooks: HookRecord[];
+}
+
+export interface FileWriteOptions {
+  /** Replace a file that exists; without it an existing file is a 409. @default false */
+  overwrite?: boolean;
+}
+
+/** What an environment lends its files API. */
+export interface WorkspaceFilesHost extends FilesGateHost {
+  sandbox: Sandbox;
+  /** Runs `work` between tool calls, never during one. */
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
+  audit(entry: AuditEntry): void;
+  /** Whether changes meet the gates (docs/environments.md, "Files and the gates"). */
+  gated: boolean;
+  /** Throws when the environment was deleted. */
+  assertLive(): void;
+}
+
+interface AgentFailure {
+  error_kind?: string;
+  error?: string;
+}
+
+const AGENT_TIMEOUT_MS = 120_000;
+
+/** The agent's refusal as the error the API answers with. */
+function failureOf(answer: AgentFailure, field: string): never {
+  const message = `${field}: ${answer.error}`;
+  const details = { field, reason: answer.error_kind };
+  switch (answer.error_kind) {
+    case 'not_found':
+      throw new UserError('not_found', message, { details });
+    case 'exists':
+      throw new UserError('conflict', message, { details });
+    case 'too_large':
+      throw new UserError('payload_too_large', message, { details });
+    case 'os':
+      throw new SystemError('sandbox_failed', message, { details });
+    default:
+      throw new UserError('invalid_argument', message, { details });
+  }
+}
+
+/**
+ * The files API of one environment (docs/environments.md, "Files"): bytes in and out of /workspace,
+ * through the sandbox agent as the tool user. Changes meet the gates as the vocabulary's write or
+ * delete tool unless the operator turned that off, and every change is recorded.
+ */
+export class WorkspaceFiles {
+  constructor(private readonly host: WorkspaceFilesHost) {}
+
+  private async ask<T>(body: Record<string, unknown>, field = 'path'): Promise<T> {
+    const answer = await this.host.sandbox.request<T & AgentFailure>(
+      'workspace_files',
+      { max_bytes: FILES_API_LIMITS.maxFileBytes, ...body },
+      AGENT_TIMEOUT_MS,
+    );
+    if (answer.error_kind !== undefined) failureOf(answer, field);
+    return answer;
+  }
+
+  /** A file's bytes, or a folder's listing (`""` is /workspace). */
+  async read(rawPath: string): Promise<FileRead> {
+    this.host.assertLive();
+    const path = workspacePathOf(rawPath, { allowRoot: true });
+    const answer = await this.host.exclusive(() =>
+      this.ask<{ type: 'file'; data: string } | { type: 'directory'; entries: FileEntry[] }>({
+        action: 'get',
+        path,
+      }),
+    );
+    return answer.type === 'file'
+      ? { type: 'file', path, data: Buffer.from(answer.data, 'base64') }
+      : { type: 'directory', path, entries: answer.entries };
+  }
+
+  /** A folder as a tar archive (symlinks stored as links, never followed). */
+  async readArchive(rawPath: string): Promise<Buffer> {
+    this.host.assertLive();
+    const path = workspacePathOf(rawPath, { allowRoot: true });
+    const answer = await this.host.exclusive(() =>
+      this.ask<{ data: string }>({ action: 'tar', path }),
+    );
+    return Buffer.from(answer.data, 'base64');
+  }
+
+  /** Writes one file (parent folders are made); 409 when it exists and `overwrite` is not set. */
+  async write(
+    rawPath: string,
+    data: Uint8Array,
+    options: FileWriteOptions = {},
+  ): Promise<FileChange> {
+    this.host.assertLive();
+    const path = workspacePathOf(rawPath, { write: true, file: true });
+    if (data.byteLength > FILES_API_LIMITS.maxFileBytes)
+      throw new UserError(
+        'payload_too_large',
+        `body: ${data.byteLength} bytes, over the files API's limit of ${FILES_API_LIMITS.maxFileBytes}`,
+        { details: { field: 'body', limit: FILES_API_LIMITS.maxFileBytes } },
+      );
+    const overwrite = options.overwrite ?? false;
+    return this.change('put', path, [{ path, data }], overwrite, () =>
+      this.ask<{ bytes: number }>({
+        action: 'put',
+        path,
+        data: Buffer.from(data).toString('base64'),
+        overwrite,
+      }).then((answer) => ({ files: 1, bytes: answer.bytes })),
+    );
+  }
+
+  /** Deletes a file, or an empty folder. */
+  async delete(rawPath: string): Promise<FileChange> {
+    this.host.assertLive();
+    const path = workspacePathOf(rawPath, { write: true });
+    return this.change('delete', path, [{ path }], false, () =>
+      this.ask<{ deleted: boolean }>({ action: 'delete', path }).then(() => ({
+        files: 0,
+        bytes: 0,
+      })),
+    );
+  }
+
+  /**
+   * Unpacks a tar archive into a folder (`""`: /workspace): regular files and folders only, each
+   * path checked as a files-API path and each file shown to the gates; all written or none.
+   */
+  async writeArchive(
+    rawPath: string,
+    archive: Uint8Array,
+    options: FileWriteOptions = {},
+  ): Promise<FileChange> {
+    this.host.assertLive();
+    const folder = workspacePathOf(rawPath, { allowRoot: true, write: rawPath !== '' });
+    const entries = await readTar(archive, folder);
+    const overwrite = options.overwrite ?? false;
+    const files = entries.filter((entry) => entry.data !== undefined);
+    return this.change('put_tar', folder, files, overwrite, () =>
+      this.ask<{ files: number; bytes: number }>(
+        {
+          action: 'put_many',
+          overwrite,
+          entries: entries.map((entry) =>
+            entry.data === undefined
+              ? { type: 'directory', path: entry.path }
+              : { type: 'file', path: entry.path, data: entry.data.toString('base64') },
+          ),
+        },
+        'body',
+      ),
+    );
+  }
+
+  /** Gates (each file), change, post hooks, audit: on the environment's queue, between calls. */
+  private async change(
+    op: 'put' | 'put_tar' | 'delete',
+    path: string,
+    items: { path: string; data?: Uint8Array }[],
+    overwrite: boolean,
+    apply: () => Promise<{ files: number; bytes: number }>,
+  ): Promise<FileChange> {
+    const host = this.host;
+    const callId = newCallId();
+    return host.exclusive(async () => {
+      const hooks: HookRecord[] = [];
+      const calls = items.map((item) =>
+        gateCallOf(
+          host.vocabulary,
+          op === 'delete'
+            ? { kind: 'delete', path: item.path }
+            : { kind: 'write', path: item.path, data: item.data ?? new Uint8Array(), overwrite },
+        ),
+      );
+      if (host.gated) {
+        for (const call of calls) {
+          const gate = await gateChange(host, call, callId);
+          hooks.push(...gate.hooks);
+          if (gate.blocked) {
+            this.record(op, path, callId, { blocked: true, reason: gate.reason, gated: true });
+            throw new UserError(
+              'permission_denied',
+              `path: a gate blocked the ${op === 'delete' ? 'delete' : 'write'} of /workspace/${(call.args.TargetFile ?? call.args.path) as string}: ${gate.reason ?? 'denied'}`,
+              { details: { field: 'path', call_id: callId, reason: gate.reason } },
+            );
+          }
+        }
+      }
+      let done: { files: number; bytes: number };
+      try {
+        done = await apply();
+      } catch (error) {
+        this.record(op, path, callId, {
+          blocked: false,
+          reason: null,
+          gated: host.gated,
+          error: (error as Error).message,
+        });
+        throw error;
+      }
+      if (host.gated) {
+        const result: ToolResult = { ok: true };
+        for (const call of calls) hooks.push(...(await afterChange(host, call, callId, result)));
+      }
+      this.record(op, path, callId, { blocked: false, reason: null, gated: host.gated, ...done });
+      return { call_id: callId, path, files: done.files, bytes: done.bytes, hooks };
+    });
+  }
+
+  private record(
+    op: 'put' | 'put_tar' | 'delete',
+    path: string,
+    callId: string,
+    fields: {
+      blocked: boolean;
+      reason: string | null;
+      gated: boolean;
+      files?: number;
+      bytes?: number;
+      error?: string;
+    },
+  ): void {
+    this.host.audit({
+      kind: 'file',
+      at: new Date().toISOString(),
+      environment_id: this.host.environmentId,
+      call_id: callId,
+      op,
+      path: `/workspace/${path}`.replace(/\/$/, ''),
+      ...fields,
+    });
+  }
+}
+
+interface ArchiveEntry {
+  path: string;
+  /** Undefined for a folder. */
+  data?: Buffer;
+}
+
+/** The entries of an uploaded tar archive, each path checked (field `body`, naming the member). */
+async function readTar(archive: Uint8Array, folder: string): Promise<ArchiveEntry[]> {
+  const entries: ArchiveEntry[] = [];
+  const unpack = extract();
+  const refuse = (rule: string) =>
+    new UserError('invalid_argument', `body: ${rule}`, { details: { field: 'body' } });
+  const done = new Promise<void>((resolve, reject) => {
+    unpack.on('entry', (header, stream, next) => {
+      const name = header.name.replace(/^\.\//, '');
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: unknown) => chunks.push(chunk as Buffer));
+      stream.on('error', reject);
+      stream.on('end', () => {
+        try {
+          if (name === '' || name === '.' || name === './') return next();
+          if (header.type !== 'file' && header.type !== 'directory')
+            throw refuse(
+              `archive member ${JSON.stringify(header.name)} is a ${header.type}; only files and folders are accepted`,
+            );
+          if (entries.length >= FILES_API_LIMITS.maxArchiveEntries)
+            throw refuse(`more than ${FILES_API_LIMITS.maxArchiveEntries} members`);
+          const member = workspacePathOf(name, { field: 'body: archive member', write: true });
+          const path = folder === '' ? member : `${folder}/${member}`;
+          workspacePathOf(path, { write: true });
+          entries.push(
+            header.type === 'directory' ? { path } : { path, data: Buffer.concat(chunks) },
+          );
+          next();
+        } catch (error) {
+          reject(error as Error);
+          unpack.destroy();
+        }
+      });
+    });
+    unpack.on('finish', resolve);
+    unpack.on('error', (error) =>
+      reject(error instanceof UserError ? error : refuse(`not a tar archive (${error.message})`)),
+    );
+  });
+  Readable.from([Buffer.from(archive)]).pipe(unpack);
+  await done;
+  return entries;
+}

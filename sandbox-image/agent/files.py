@@ -1,4 +1,4 @@
-"""File tools, run as the tool user: the kernel checks every access, so SPEC §2 holds by itself.
+"""File tools, run as the tool user: the kernel checks every access, so docs/contract.md §2 holds by itself.
 
 The work happens on threads whose filesystem uid/gid is the tool user's (setfsuid is per-thread),
 which costs no process per call.

@@ -1,7 +1,7 @@
 """The file tools of the 2026-09 vocabulary (the Gemini `antigravity-preview-09-2026` agent's).
 
 view_file, write_to_file, replace_file_content, list_dir, delete_file and find_by_name run on the
-tool user's filesystem-uid threads of files.py, so the kernel checks every access (SPEC §2).
+tool user's filesystem-uid threads of files.py, so the kernel checks every access (docs/contract.md §2).
 grep_search runs search.py in a child process as the tool user, so the call's timeout can kill a
 runaway regular expression (see search.py). The controller sends arguments already checked and
 renamed to snake_case (src/tools/vocabulary-2026-09.ts); failures the model should see are

@@ -1,4 +1,4 @@
-"""`http` hook handlers (SPEC §4) and the proxy settings of an environment with a network (SPEC §7).
+"""`http` hook handlers (docs/contract.md §4) and the proxy settings of an environment with a network (docs/contract.md §7).
 
 The agent POSTs the event JSON through the environment's egress proxy, in absolute form with an
 https:// target ("POST https://host/path HTTP/1.1"), plain HTTP to the proxy, with the environment's

@@ -114,7 +114,7 @@ async def write_sources(request):
 
 
 async def replace_agents(request):
-    """Replaces all of /.agents with the request's `agents` files (SPEC §3), or changes nothing."""
+    """Replaces all of /.agents with the request's `agents` files (docs/contract.md §3), or changes nothing."""
     prepared = prepare(request["files"])
     if any(area != "agents" for area, *_ in prepared):
         raise ValueError("replace_agents takes .agents files only")

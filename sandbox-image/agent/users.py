@@ -1,4 +1,4 @@
-"""The two unprivileged users of the sandbox (SPEC §2) and the credential switches the agent makes."""
+"""The two unprivileged users of the sandbox (docs/contract.md §2) and the credential switches the agent makes."""
 
 import ctypes
 import os

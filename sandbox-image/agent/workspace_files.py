@@ -2,7 +2,7 @@
 files under /workspace for the API's client, and a folder as a tar archive.
 
 Everything runs on the tool user's filesystem-uid threads of files.py, so the kernel checks every
-access as it does for tool code (SPEC §2). The controller has checked the path's syntax already
+access as it does for tool code (docs/contract.md §2). The controller has checked the path's syntax already
 (relative, no `..`); here the agent refuses a path whose symlinks lead out of /workspace.
 Failures are answers `{"error_kind": ..., "error": ...}`: `escapes`, `exists`, `not_found`,
 `is_directory`, `not_directory`, `not_regular`, `too_large`, `os`.

@@ -2,7 +2,7 @@ import type { CallOutcome } from '../environments/environment.js';
 import { hookLine, resultLines } from '../interactions/transcript.js';
 import { visibleLine } from '../interactions/visible-text.js';
 
-/** The `--json` shape of one call (SPEC §10). */
+/** The `--json` shape of one call (docs/contract.md §10). */
 export function callJson(outcome: CallOutcome) {
   return {
     environment_id: outcome.environment_id,

@@ -47,7 +47,7 @@ export function fileSource(full: string, target: string, field: string): InlineS
 }
 
 /**
- * Reads a sources folder: each file's path relative to DIR is its target (SPEC §10). A symlink is
+ * Reads a sources folder: each file's path relative to DIR is its target (docs/contract.md §10). A symlink is
  * bad input: following it could send files from outside DIR; so is a file with more than one hard
  * link, which can be such a file under another name. Sizes are checked before reading: one file
  * over the per-source limit, or all of them over the total, is refused unread.

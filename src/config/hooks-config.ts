@@ -45,7 +45,7 @@ export interface HookRule {
 }
 
 /**
- * Whose hook format a group speaks (docs/dialects.md): `gemini` (SPEC §4, the default), or a group
+ * Whose hook format a group speaks (docs/dialects.md): `gemini` (docs/contract.md §4, the default), or a group
  * with `"dialect": "claude-code"` / `"antigravity-cli"`, whose event keys, matcher tool names,
  * payloads and answers are that system's.
  */
@@ -73,7 +73,7 @@ export interface HooksConfig {
   groups: HookGroup[];
 }
 
-/** The default handler timeout, in seconds (SPEC §4). */
+/** The default handler timeout, in seconds (docs/contract.md §4). */
 export const DEFAULT_HOOK_TIMEOUT_SECONDS = 30;
 export const MAX_HOOK_TIMEOUT_SECONDS = 600;
 

@@ -3,7 +3,7 @@ import { UserError } from '../errors/index.js';
 import { hasLoneSurrogate } from '../tools/argument-text.js';
 import { SOURCE_LIMITS } from './limits.js';
 
-/** A file sent with the request, to be placed in the environment (SPEC §3). */
+/** A file sent with the request, to be placed in the environment (docs/contract.md §3). */
 export interface InlineSource {
   type: 'inline';
   /**
@@ -167,7 +167,7 @@ function placeOne(source: InlineSource, index: number): PlacedSource {
 }
 
 /**
- * Validates sources against SPEC §3 and the documented limits, before any container is made.
+ * Validates sources against docs/contract.md §3 and the documented limits, before any container is made.
  * Throws a {@link UserError} (`invalid_sources`) naming the target and the rule.
  */
 export function placeSources(input: unknown): PlacedSource[] {

@@ -2,7 +2,7 @@ import type { AskRequest } from '../hooks/hook-engine.js';
 import type { ToolCall } from '../tools/types.js';
 
 /**
- * `ask` (SPEC §11; docs/dialects.md, "ask"): a pre hook may leave the call to an approver. With
+ * `ask` (docs/contract.md §11; docs/dialects.md, "ask"): a pre hook may leave the call to an approver. With
  * one, the call waits for its answer; with none (`hookbox call`, `hookbox test`) it is blocked with
  * "approval required: …".
  */

@@ -5,12 +5,12 @@ import type { VocabularyId } from '../tools/registry.js';
 
 /** How to make an environment. */
 export interface EnvironmentOptions {
-  /** Files to place: `.agents/…` (hooks.json and hook scripts) and `workspace/…` (SPEC §3). */
+  /** Files to place: `.agents/…` (hooks.json and hook scripts) and `workspace/…` (docs/contract.md §3). */
   sources?: InlineSource[];
   /**
    * The tool vocabulary the environment speaks: `'2026-09'` (the current Gemini agent's tools:
    * `view_file`, `write_to_file`, `replace_file_content`, `list_dir`, … with PascalCase arguments) or
-   * `'2026-05'` (SPEC §5: `read_file`, `write_file`, `list_files`, …). Hooks see its names and arguments
+   * `'2026-05'` (docs/contract.md §5: `read_file`, `write_file`, `list_files`, …). Hooks see its names and arguments
    * verbatim. See docs/vocabularies.md; `vocabularyForAgent` picks it from a Gemini agent name.
    * @default '2026-09'
    */
@@ -49,7 +49,7 @@ export interface EnvironmentOptions {
   /** Container limits (memory, CPU, pids) and `writableTmp`. */
   sandbox?: SandboxOptions;
   /**
-   * Network access (SPEC §7). Without it (or with `"disabled"` or an empty allowlist) the
+   * Network access (docs/contract.md §7). Without it (or with `"disabled"` or an empty allowlist) the
    * environment has no network at all. With `{allowlist: [{domain, transform?}]}` its container sits
    * on an internal Docker network whose only way out is hookbox's egress proxy, which lets through
    * only the listed domains (`api.example.com`, `*.example.com`, `*`) and adds each entry's

@@ -30,7 +30,7 @@ import { networkStateOf, replacementAllowlist, type NetworkState } from './netwo
 import { withToolEnv } from './tool-env.js';
 import { WorkspaceFiles } from './workspace-files.js';
 
-/** What one tool call came to (the `--json` shape of SPEC §10, plus the records in full). */
+/** What one tool call came to (the `--json` shape of docs/contract.md §10, plus the records in full). */
 export interface CallOutcome {
   environment_id: string;
   call_id: string;
@@ -54,7 +54,7 @@ export interface CallOutcome {
   is_error: boolean;
   /** The arguments as the caller sent them, when a controller hook or `updatedInput` rewrote them. */
   original_args?: Record<string, unknown>;
-  /** Set when a pre hook answered `ask` (SPEC §11): where its approval stands. */
+  /** Set when a pre hook answered `ask` (docs/contract.md §11): where its approval stands. */
   approval?: ApprovalState;
   /** What hooks added to what the model is shown (`additionalContext`, docs/dialects.md). */
   additional_context?: string[];
@@ -202,7 +202,7 @@ export class Environment {
     return this.egress?.allowlist;
   }
 
-  /** The environment's way out, when it has a `network.allowlist` (SPEC §7). */
+  /** The environment's way out, when it has a `network.allowlist` (docs/contract.md §7). */
   get egress(): EnvironmentEgress | undefined {
     return this.sandbox.network instanceof EnvironmentEgress ? this.sandbox.network : undefined;
   }
@@ -214,7 +214,7 @@ export class Environment {
   }
 
   /**
-   * Runs one tool call through the gates (SPEC §5, §6). Bad input (unknown tool, missing or mistyped
+   * Runs one tool call through the gates (docs/contract.md §5, §6). Bad input (unknown tool, missing or mistyped
    * arguments) is refused before any hook runs.
    */
   async call(toolCall: ToolCall, options: CallOptions = {}): Promise<CallOutcome> {
@@ -429,7 +429,7 @@ export class Environment {
   }
 
   /**
-   * Adds sources to this environment between calls (SPEC §3, §9): workspace files are added; if any
+   * Adds sources to this environment between calls (docs/contract.md §3, §9): workspace files are added; if any
    * `.agents/` source is sent, the whole of /.agents is replaced. The new hooks.json is validated
    * first; an invalid one is refused with the old gates left in place. No call sees a mix.
    */

@@ -14,12 +14,12 @@ export interface GateOutcome {
   resolved: ReturnType<typeof resolveToolCall>;
   records: HookRecord[];
   additionalContext: string[];
-  /** Set when a hook asked (SPEC §11). */
+  /** Set when a hook asked (docs/contract.md §11). */
   approval?: ApprovalState;
 }
 
 /**
- * Runs the sandbox's pre hooks for a call (SPEC §6), checks a rewritten call against the tool's
+ * Runs the sandbox's pre hooks for a call (docs/contract.md §6), checks a rewritten call against the tool's
  * schema (docs/dialects.md, "updatedInput") and settles `ask` answers with the approver, if any.
  */
 export async function runGates(options: {

@@ -5,9 +5,9 @@ import { UserError } from '../errors/index.js';
 import type { Allowlist } from '../network/allowlist.js';
 
 /**
- * Reads the gates from the `.agents/hooks.json` source, if any (SPEC §4: none means no hooks). An
+ * Reads the gates from the `.agents/hooks.json` source, if any (docs/contract.md §4: none means no hooks). An
  * `http` handler is refused unless the environment's `network.allowlist` lets its host through: it
- * leaves the sandbox only through the egress proxy (SPEC §7), so it would otherwise never run.
+ * leaves the sandbox only through the egress proxy (docs/contract.md §7), so it would otherwise never run.
  */
 export function hooksConfigOf(sources: PlacedSource[], allowlist?: Allowlist): HooksConfig {
   const file = sources.find((source) => source.area === 'agents' && source.path === 'hooks.json');
@@ -45,7 +45,7 @@ export function hooksConfigOf(sources: PlacedSource[], allowlist?: Allowlist): H
               'unsupported',
               allowlist
                 ? `.agents/hooks.json: ${field}: "http" handlers need a network.allowlist that names ${host}, and this environment's allowlist does not; refused rather than silently never run`
-                : `.agents/hooks.json: ${field}: "http" handlers need a network.allowlist that names ${host} (SPEC §7), and this environment has no network; refused rather than silently never run`,
+                : `.agents/hooks.json: ${field}: "http" handlers need a network.allowlist that names ${host} (docs/contract.md §7), and this environment has no network; refused rather than silently never run`,
               { details: { field } },
             );
           }

@@ -85,7 +85,7 @@ export function failureOf(
 }
 
 /**
- * Reads a pre hook's answer (SPEC §6). Only stdout that is one JSON object with `"decision": "deny"`
+ * Reads a pre hook's answer (docs/contract.md §6). Only stdout that is one JSON object with `"decision": "deny"`
  * blocks; `{"decision": "allow"}` allows; anything else — other JSON, plain text, empty output, a
  * non-zero exit, a crash, a timeout, a non-2xx answer — allows, unless the handler says
  * `on_error: "deny"`, under which only an explicit allow lets the call through.
@@ -126,7 +126,7 @@ export function decidePre(
         blocks: false,
         reason: typeof reason === 'string' ? reason : null,
       };
-    // SPEC §11: `ask` is a decision of its own; the approver (or its absence) settles it.
+    // docs/contract.md §11: `ask` is a decision of its own; the approver (or its absence) settles it.
     if (decision === 'ask')
       return {
         outcome: 'ask',
@@ -144,7 +144,7 @@ export function decidePre(
 }
 
 /**
- * The SPEC §6 reading of a run that is neither a failure nor a decision a dialect knows: it lets
+ * The docs/contract.md §6 reading of a run that is neither a failure nor a decision a dialect knows: it lets
  * the call through, unless the handler says `on_error: "deny"`.
  */
 export function undecided(
@@ -160,7 +160,7 @@ export function undecided(
   };
 }
 
-/** A failed run (crash, timeout, non-2xx), read as SPEC §6 says. */
+/** A failed run (crash, timeout, non-2xx), read as docs/contract.md §6 says. */
 export function failedPre(
   run: HandlerRun,
   handler: { onError: OnError; timeoutSeconds: number },
@@ -177,7 +177,7 @@ export function failedPre(
   };
 }
 
-/** A post hook cannot decide anything: it ends `ok`, `error` or `timeout` (SPEC §6). */
+/** A post hook cannot decide anything: it ends `ok`, `error` or `timeout` (docs/contract.md §6). */
 export function decidePost(run: HandlerRun, handler: { timeoutSeconds: number }): PostDecision {
   const failure = failureOf(run, handler.timeoutSeconds);
   return failure ?? { outcome: 'ok', reason: null };

@@ -20,7 +20,7 @@ export interface HookCallContext {
   stateDir: string;
 }
 
-/** A pre hook that answered `ask` (SPEC §11): the call waits for an approver. */
+/** A pre hook that answered `ask` (docs/contract.md §11): the call waits for an approver. */
 export interface AskRequest {
   group: string;
   handler: string;

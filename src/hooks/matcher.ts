@@ -7,7 +7,7 @@ export interface ToolMatcher {
   matches(toolName: string): boolean;
 }
 
-/** The matchers that match every tool (SPEC §4): omitted, `*`, `""` and `.*`. */
+/** The matchers that match every tool (docs/contract.md §4): omitted, `*`, `""` and `.*`. */
 function isCatchAll(source: string | undefined): boolean {
   return source === undefined || source === '*' || source === '' || source === '.*';
 }

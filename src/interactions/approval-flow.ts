@@ -9,7 +9,7 @@ import type { ApprovalStore, PendingApproval } from './approval-store.js';
 import type { Interaction } from './schema.js';
 
 /**
- * `ask` over HTTP (SPEC §11; docs/dialects.md, "ask"). A call whose pre hooks ask ends the
+ * `ask` over HTTP (docs/contract.md §11; docs/dialects.md, "ask"). A call whose pre hooks ask ends the
  * interaction with status `requires_action` and a pending approval; the client continues with
  * `previous_interaction_id` and `{"type": "approval", "call_id", "approve"}`; the call then runs
  * (approve) or is blocked (deny). Approvals are kept in an {@link ApprovalStore} (the state file

@@ -1,7 +1,7 @@
 import type { ToolCall } from '../tools/types.js';
 
 /**
- * A call waiting for an approver (SPEC §11; docs/dialects.md, "ask"): what the interaction with
+ * A call waiting for an approver (docs/contract.md §11; docs/dialects.md, "ask"): what the interaction with
  * status `requires_action` lists, and what a continuation's `approval` item answers.
  */
 export interface PendingApproval {

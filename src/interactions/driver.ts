@@ -20,7 +20,7 @@ export interface ToolCallReport {
   result: ToolResult | null;
   /** True when blocked or the tool failed; then `text_for_model` is the error text. */
   is_error: boolean;
-  /** What the model is shown: the result as JSON, or for a blocked call the reason (SPEC §6). */
+  /** What the model is shown: the result as JSON, or for a blocked call the reason (docs/contract.md §6). */
   text_for_model: string;
   hooks: HookRecord[];
   /** What hooks added for the model (`additionalContext`); already in `text_for_model`. */

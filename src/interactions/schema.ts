@@ -1,5 +1,5 @@
 /**
- * The wire shapes of the Interactions API (SPEC §9), as zod schemas: the request the server validates
+ * The wire shapes of the Interactions API (docs/contract.md §9), as zod schemas: the request the server validates
  * at its trust boundary, the Interaction it answers with, its steps, environments and errors. The
  * OpenAPI document and the TypeScript client's types come from these same schemas.
  *
@@ -111,7 +111,7 @@ export const inlineSourceSchema = z
           '(RFC 4648, padded), written exactly; for binary files.',
       ),
   })
-  .describe('A file placed in the environment (SPEC §3).');
+  .describe('A file placed in the environment (docs/contract.md §3).');
 
 export const environmentConfigSchema = z
   .strictObject({
@@ -133,7 +133,7 @@ export const environmentConfigSchema = z
       .optional()
       .describe(
         'No network unless an allowlist is given: then the only way out is the egress proxy, which ' +
-          'lets through the listed domains and adds their transform headers on the wire (SPEC §7).',
+          'lets through the listed domains and adds their transform headers on the wire (docs/contract.md §7).',
       ),
     template: z
       .string()
@@ -228,7 +228,7 @@ export const hookOutcomeSchema = z
       .optional()
       .describe('For sandbox `command` handlers: which process answered (docs/gates.md).'),
   })
-  .describe('One hook run (SPEC §8).');
+  .describe('One hook run (docs/contract.md §8).');
 
 const textContentSchema = z.object({ type: z.literal('text'), text: z.string() });
 
@@ -273,7 +273,7 @@ const resultFields = {
   error: z
     .string()
     .optional()
-    .describe("The post payload's `error` text when the tool failed (SPEC §6)."),
+    .describe("The post payload's `error` text when the tool failed (docs/contract.md §6)."),
   additional_context: z
     .array(z.string())
     .optional()

@@ -230,7 +230,7 @@ function checkGates(
 }
 
 /**
- * Runs interactions (SPEC §9): checks a request, finds or makes its environment, runs its driver,
+ * Runs interactions (docs/contract.md §9): checks a request, finds or makes its environment, runs its driver,
  * records the steps. Used by `hookbox serve` and by `hookbox run` without a server.
  */
 export class InteractionService {
@@ -344,7 +344,7 @@ export class InteractionService {
     const target = this.targetOf(request, previous);
     const config = target.config;
     const prefix = 'environment';
-    // A network (SPEC §7) is chosen when the environment is made; an existing one keeps its own.
+    // A network (docs/contract.md §7) is chosen when the environment is made; an existing one keeps its own.
     const network =
       config?.network !== undefined &&
       config.network !== 'disabled' &&
@@ -569,7 +569,7 @@ export class InteractionService {
     const text = userTextOf(request.input as string | Record<string, unknown>[]);
     if (text.length > 0) addStep({ type: 'user_input', content: text });
 
-    // Controller hooks (issue 5) see the interaction: its id and a context store of its own.
+    // Controller hooks  see the interaction: its id and a context store of its own.
     const interactionStore = environment.store.createChild('interaction');
     const scope = {
       environmentId: environment.id,
@@ -611,7 +611,7 @@ export class InteractionService {
       const [callStep, resultStep] = stepsOf(report, originalArgs);
       addStep(callStep);
       if (pending) {
-        // SPEC §11: the call waits for its approver; the interaction ends `requires_action`.
+        // docs/contract.md §11: the call waits for its approver; the interaction ends `requires_action`.
         const approval = await this.approvals.get(report.call_id);
         if (approval) throw new ApprovalPause(approval);
       }

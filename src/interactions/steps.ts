@@ -47,7 +47,7 @@ export function hookOutcomeOf(record: HookRecord): HookOutcomeRecord {
 }
 
 /**
- * What a call came to, as a driver feeds it back to the model (SPEC §6: a block is an error). The
+ * What a call came to, as a driver feeds it back to the model (docs/contract.md §6: a block is an error). The
  * result is the one the model is shown: after controller hooks' presentation rewrites, if any.
  */
 export function reportOf(outcome: CallOutcome): ToolCallReport {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { UserError } from '../errors/index.js';
 import { sameAddress } from './addresses.js';
 
-/** One allowlist entry (SPEC §7): a domain, and headers the proxy adds to hook requests to it. */
+/** One allowlist entry (docs/contract.md §7): a domain, and headers the proxy adds to hook requests to it. */
 export interface AllowlistEntry {
   /** `api.example.com` (exact), `*.example.com` (any subdomain, not the root), `*` (any name), or an IP address. */
   domain: string;

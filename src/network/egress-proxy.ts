@@ -214,7 +214,7 @@ class Recorder {
 
 /**
  * One environment's egress proxy: an HTTP forward proxy that lets through only what the
- * environment's allowlist names (SPEC §7). It takes
+ * environment's allowlist names (docs/contract.md §7). It takes
  *
  * - `CONNECT host:port` — a TCP tunnel (HTTPS from tool code); nothing is added to it;
  * - `GET http://host/…` (absolute form) — plain HTTP, forwarded as is, never with secrets;

@@ -96,7 +96,7 @@ async function relayReady(client: ContainerClient, containerId: string): Promise
 }
 
 /**
- * An environment's way out (SPEC §7): its internal Docker network (no route out, no host address on
+ * An environment's way out (docs/contract.md §7): its internal Docker network (no route out, no host address on
  * the bridge), a relay container that is the network's only other member, and the egress proxy in
  * the controller, on a Unix socket that the relay reaches through a bind mount.
  *

@@ -210,7 +210,7 @@ function parseText(text: string, fileName: string): unknown {
   ]);
 }
 
-/** Drops keys that start with `_` at every level: comments, as in hooks.json (SPEC §4). */
+/** Drops keys that start with `_` at every level: comments, as in hooks.json (docs/contract.md §4). */
 function withoutComments(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutComments);
   if (typeof value !== 'object' || value === null) return value;

@@ -3,13 +3,13 @@ import { UserError } from '../errors/errors.js';
 import type { ToolCall } from '../tools/types.js';
 import { deny, type PolicyRule } from './policy-rule.js';
 
-/** Where tool code works; relative paths in tool arguments are relative to it (SPEC §5). */
+/** Where tool code works; relative paths in tool arguments are relative to it (docs/contract.md §5). */
 const WORKSPACE_ROOT = '/workspace';
 
 /**
  * The path arguments of each file tool of both vocabularies (2026-05 and 2026-09). A tool with several
  * names for its path (`delete_file`) is checked on every one it is given.
- * TODO(issue 8): read this from the tool registry once it exists, so a new tool cannot be missed here.
+ * TODO: read this from the tool registry once it exists, so a new tool cannot be missed here.
  */
 export const FILE_TOOL_PATH_ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
   read_file: ['path'],
@@ -29,7 +29,7 @@ export const FILE_TOOL_PATH_ARGUMENTS: Readonly<Record<string, readonly string[]
  * Paths are normalised first, so `..` cannot climb out, and relative ones resolve against /workspace.
  * A call whose path argument is missing, empty, not a string or contains a NUL is denied: an argument
  * that cannot be checked is not allowed. The check is lexical: symbolic links inside the workspace are
- * not followed, so this narrows what the model asks for while the sandbox's filesystem (SPEC §2)
+ * not followed, so this narrows what the model asks for while the sandbox's filesystem (docs/contract.md §2)
  * stays the boundary. `code_execution` is not a file tool; pair this with `confirmCodeExecution` or a
  * deny rule for it.
  * @param allowedPaths absolute, or relative to /workspace.

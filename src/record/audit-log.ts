@@ -81,7 +81,7 @@ export function auditLogPath(home: string, environmentId: string): string {
 }
 
 /**
- * The append-only audit log of one environment (SPEC §8), written by the controller, never inside the
+ * The append-only audit log of one environment (docs/contract.md §8), written by the controller, never inside the
  * sandbox. Each entry is written with one write(2) on an O_APPEND descriptor before the call goes on,
  * so a controller crash loses nothing that was recorded.
  */

@@ -1,6 +1,6 @@
 /**
- * How one hook run ended (SPEC §8). `ok` is for post hooks, which cannot decide anything; `ask`
- * (SPEC §11) is a pre hook that wants an approver to decide (docs/dialects.md, "ask").
+ * How one hook run ended (docs/contract.md §8). `ok` is for post hooks, which cannot decide anything; `ask`
+ * (docs/contract.md §11) is a pre hook that wants an approver to decide (docs/dialects.md, "ask").
  */
 export type HookOutcome =
   'allow' | 'deny' | 'ask' | 'error' | 'timeout' | 'unrecognized' | 'skipped' | 'ok';

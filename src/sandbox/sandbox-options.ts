@@ -80,7 +80,7 @@ export const SANDBOX_PATHS = {
   stateDir: '/var/lib/hookbox/state',
 } as const;
 
-/** The agent keeps only what it needs to switch users and clean up (SPEC §2). */
+/** The agent keeps only what it needs to switch users and clean up (docs/contract.md §2). */
 export const AGENT_CAPABILITIES = ['SETUID', 'SETGID', 'KILL'];
 
 /**

@@ -161,7 +161,7 @@ export class Sandbox {
             readOnly: false,
           },
         ],
-        // Docker leaves these two writable even with a read-only root (SPEC §2). gVisor also mounts
+        // Docker leaves these two writable even with a read-only root (docs/contract.md §2). gVisor also mounts
         // a writable tmpfs of its own at /tmp unless something is mounted there (docs/gvisor.md).
         readOnlyTmpfs: [
           '/dev/shm',

@@ -70,7 +70,7 @@ export function keyTableOf(apiKeys: readonly string[], tenantKeys: readonly Tena
   return new KeyTable([...plain, ...tenantKeys]);
 }
 
-/** The Fastify app of `hookbox serve` (SPEC §9); `listen` is the caller's. */
+/** The Fastify app of `hookbox serve` (docs/contract.md §9); `listen` is the caller's. */
 export function buildApp(options: AppOptions): FastifyInstance {
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const { service } = options;

@@ -8,7 +8,7 @@ import { VOCABULARY_2026_09 } from './vocabulary-2026-09.js';
 
 /**
  * A tool vocabulary: the set of built-in tools an environment speaks. `2026-05` is the tool set of
- * the Gemini `antigravity-preview-05-2026` agent (SPEC §5); `2026-09` that of its successor
+ * the Gemini `antigravity-preview-05-2026` agent (docs/contract.md §5); `2026-09` that of its successor
  * `antigravity-preview-09-2026` (renamed file tools, PascalCase arguments). See docs/vocabularies.md.
  */
 export type VocabularyId = '2026-05' | '2026-09';
@@ -98,7 +98,7 @@ function unknownToolMessage(name: string, vocabulary: VocabularyId): string {
 }
 
 /**
- * Checks a tool call against its vocabulary before any hook runs (SPEC §5): an unknown name or a
+ * Checks a tool call against its vocabulary before any hook runs (docs/contract.md §5): an unknown name or a
  * missing or mistyped argument is the caller's mistake. Messages use the vocabulary's own argument
  * names (`tool_call.args.AbsolutePath: required`).
  */

@@ -20,7 +20,7 @@ export interface AgentRequest {
 
 /**
  * One built-in tool: its name, argument schema, how it runs in the sandbox, and how its result reads.
- * Each vocabulary (SPEC §5, issue 8) is a list of these, so a tool lives in one place.
+ * Each vocabulary (docs/contract.md §5) is a list of these, so a tool lives in one place.
  */
 export interface ToolDefinition<Args = Record<string, unknown>> {
   name: string;
@@ -38,6 +38,6 @@ export interface ToolDefinition<Args = Record<string, unknown>> {
   request(args: Args, settings: ToolRunSettings): AgentRequest;
   /** Shapes the agent's answer into the tool's documented result. */
   result(answer: Record<string, unknown>): ToolResult;
-  /** The post payload's `error` text, or undefined when the call succeeded (SPEC §6). */
+  /** The post payload's `error` text, or undefined when the call succeeded (docs/contract.md §6). */
   errorOf(result: ToolResult): string | undefined;
 }

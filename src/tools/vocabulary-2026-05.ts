@@ -79,7 +79,7 @@ const codeExecution: ToolDefinition<{ code: string; language?: 'bash' | 'python'
   errorOf: codeExecutionError,
 };
 
-/** The tools of the Gemini `antigravity-preview-05-2026` agent (SPEC §5). */
+/** The tools of the Gemini `antigravity-preview-05-2026` agent (docs/contract.md §5). */
 export const VOCABULARY_2026_05 = [
   codeExecution,
   fileTool(

@@ -322,7 +322,7 @@ const grepSearch = fileTool<{ SearchPath: string; Query: string; IsRegex?: boole
     (result.timed_out === true ? String(result.note ?? 'timed out') : undefined),
 });
 
-/** The tools of the Gemini `antigravity-preview-09-2026` agent (issue 8; docs/vocabularies.md). */
+/** The tools of the Gemini `antigravity-preview-09-2026` agent (docs/vocabularies.md). */
 export const VOCABULARY_2026_09 = [
   codeExecution,
   viewFile,

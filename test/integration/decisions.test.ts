@@ -3,7 +3,7 @@ import type { Environment } from '../../src/environments/environment.js';
 import { hooksJson, inline, rule, useController } from './helpers.js';
 
 // One gate whose behaviour the tool code picks with a "#case:NAME" comment, so every decision case
-// of SPEC §6 runs through the real sandbox agent with a real script.
+// of docs/contract.md §6 runs through the real sandbox agent with a real script.
 const GATE = `#!/usr/bin/env python3
 import json, os, signal, sys, time
 data = json.load(sys.stdin)
@@ -42,7 +42,7 @@ const CASES = [
 const controller = useController();
 
 for (const onError of ['allow', 'deny'] as const) {
-  describe(`every decision case of SPEC §6 with on_error "${onError}"`, () => {
+  describe(`every decision case of docs/contract.md §6 with on_error "${onError}"`, () => {
     let environment: Environment;
     const ready = (async () => {
       const made = await (

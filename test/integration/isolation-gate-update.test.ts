@@ -1,4 +1,4 @@
-// README, Decisions: re-sending `.agents/` sources replaces all of /.agents, atomically (SPEC §3):
+// README, Decisions: re-sending `.agents/` sources replaces all of /.agents, atomically (docs/contract.md §3):
 // an update that is refused, for any reason, leaves the old gates exactly as they were.
 import { describe, expect, it } from 'vitest';
 import type { Environment } from '../../src/environments/environment.js';

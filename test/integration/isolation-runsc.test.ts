@@ -1,4 +1,4 @@
-// The isolation rules of SPEC §2 (test/integration/isolation.test.ts) under gVisor: environments made
+// The isolation rules of docs/contract.md §2 (test/integration/isolation.test.ts) under gVisor: environments made
 // with sandbox.runtime "runsc". Probes are Python, not coreutils: Debian's runsc (2022-12) answers
 // statx with AT_NO_AUTOMOUNT — which ls and stat pass — with EINVAL (docs/gvisor.md, Differences).
 import Docker from 'dockerode';

@@ -1,4 +1,4 @@
-// The whole isolation suite (isolation.test.ts, SPEC §2) on a template rather than the default
+// The whole isolation suite (isolation.test.ts, docs/contract.md §2) on a template rather than the default
 // image: test/templates/hostile, which installs a Debian package and tries a setuid-root shell,
 // file capabilities and USER tool (docs/templates.md, "Testing a template"). The same tests, the
 // same assertions: a template cannot weaken the sandbox.

@@ -1,4 +1,4 @@
-// SPEC §2 against real containers: tool code can change nothing outside /workspace, cannot touch the
+// docs/contract.md §2 against real containers: tool code can change nothing outside /workspace, cannot touch the
 // gates or the hook state dir, holds no capabilities, cannot reach hooks or the agent, has no network,
 // and every container has the documented limits.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

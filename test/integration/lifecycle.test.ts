@@ -116,7 +116,7 @@ describe('environment lifecycle', () => {
   });
 });
 
-describe('replacing the gates of a live environment (SPEC §3)', () => {
+describe('replacing the gates of a live environment (docs/contract.md §3)', () => {
   const denyAll = (reason: string) =>
     hooksJson({
       g: {

@@ -1,4 +1,4 @@
-// SPEC §5, §6 against real containers: tool call timeouts kill the whole tree, output caps, leftover
+// docs/contract.md §5, §6 against real containers: tool call timeouts kill the whole tree, output caps, leftover
 // processes swept after each call (unless background_processes), hostile process tricks leave the
 // environment working and gated, and hook timeouts and hook leftovers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// SPEC §4 (http handlers) and §7 (network), issue 6, against real containers. The "outside" is this
+// docs/contract.md §4 (http handlers) and §7 (network), against real containers. The "outside" is this
 // machine: HTTPS and HTTP test servers on 127.0.0.1 with a throwaway CA, which the proxy reaches
 // only through the name overrides of its *test configuration* (`egress.testing`). No test touches
 // an outside address.

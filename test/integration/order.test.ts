@@ -27,7 +27,7 @@ const report = async (environment: {
   call: (c: { name: string; args: Record<string, unknown> }) => Promise<{ reason: string | null }>;
 }) => (await environment.call({ name: 'list_files', args: { path: '.' } })).reason?.trim();
 
-describe('order and short-circuit (SPEC §6)', () => {
+describe('order and short-circuit (docs/contract.md §6)', () => {
   it('runs groups in file order, rules in order, handlers in declaration order', async () => {
     const hooks = {
       second: {

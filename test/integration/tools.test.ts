@@ -256,7 +256,7 @@ describe('the five tools through gates', () => {
     expect((await lastPayload(gated, '__post__')).tool_call.args.code).toBe('echo marker-1');
   });
 
-  it('hook runs land in the audit log with every field of SPEC §8', async () => {
+  it('hook runs land in the audit log with every field of docs/contract.md §8', async () => {
     const outcome = await gated.call({ name: 'code_execution', args: { code: 'echo audited' } });
     const entries = gated
       .records()

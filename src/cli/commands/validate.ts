@@ -46,7 +46,7 @@ async function checkScripts(config: HooksConfig, agentsDir: string): Promise<Fin
             findings.push({
               level: 'warning',
               where,
-              message: `http handlers leave the sandbox only through the egress proxy: the environment's network.allowlist must name ${new URL(handler.url).hostname}, else creation is refused (SPEC §7, docs/network.md)`,
+              message: `http handlers leave the sandbox only through the egress proxy: the environment's network.allowlist must name ${new URL(handler.url).hostname}, else creation is refused (docs/contract.md §7, docs/network.md)`,
             });
             return;
           }

@@ -1,7 +1,7 @@
 import { decidePost, decidePre } from '../decision.js';
 import type { Dialect } from './types.js';
 
-/** The Gemini Interactions format (SPEC §4, §6): the default of every group. */
+/** The Gemini Interactions format (docs/contract.md §4, §6): the default of every group. */
 export const geminiDialect: Dialect = {
   id: 'gemini',
   toolName: (call) => call.name,

@@ -30,7 +30,7 @@ export interface HandlerTerms {
 
 /**
  * One hook format: how the call is named and shown to a group's hooks, and how their answers are
- * read. `gemini` is SPEC §4/§6; the others follow their systems' documentation (docs/dialects.md).
+ * read. `gemini` is docs/contract.md §4/§6; the others follow their systems' documentation (docs/dialects.md).
  */
 export interface Dialect {
   readonly id: HookDialect;

@@ -267,11 +267,11 @@ export function importHooks(
 
 /** Keys of a Claude Code command handler that hookbox does not need (and says so). */
 const DROPPED_KEYS: Record<string, string> = {
-  async: 'runs synchronously in hookbox (hooks gate the call; SPEC §6)',
+  async: 'runs synchronously in hookbox (hooks gate the call; docs/contract.md §6)',
   asyncRewake: 'runs synchronously in hookbox',
   statusMessage: 'no spinner in a remote sandbox',
   once: 'runs every time in hookbox',
-  shell: 'commands run with /bin/sh -c (SPEC §4)',
+  shell: 'commands run with /bin/sh -c (docs/contract.md §4)',
   if: 'conditions on permission rules have no counterpart in hookbox',
 };
 

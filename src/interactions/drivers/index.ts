@@ -110,7 +110,7 @@ export function vocabularyForAgent(agent: string): VocabularyId {
   return DEFAULT_VOCABULARY;
 }
 
-/** Picks the driver for an agent name (SPEC §9). */
+/** Picks the driver for an agent name (docs/contract.md §9). */
 export class DriverRegistry {
   private readonly loaders: Readonly<Record<string, DriverLoader>>;
   private readonly routes: readonly AgentRoute[];

@@ -42,7 +42,7 @@ function atInput(error: UserError, index: number, item: Record<string, unknown>)
 
 /**
  * The offline driver: no model. It runs the `code_execution_call` and `tool_call` items of `input`
- * through the gates, in order (SPEC §9); text items only make the user_input step. A blocked call
+ * through the gates, in order (docs/contract.md §9); text items only make the user_input step. A blocked call
  * does not stop the script: the next item runs.
  */
 export const scriptedDriver: ModelDriver = {

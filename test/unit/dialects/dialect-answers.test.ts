@@ -69,7 +69,7 @@ describe('Claude Code answers', () => {
       reason: 'halt',
     });
   });
-  it('exit 0 with no JSON is success; other exits follow SPEC §6 and on_error', () => {
+  it('exit 0 with no JSON is success; other exits follow docs/contract.md §6 and on_error', () => {
     expect(decide(run(''), denyOnError)).toMatchObject({ outcome: 'allow', blocks: false });
     expect(decide(run('just text'), denyOnError)).toMatchObject({
       outcome: 'allow',
@@ -131,7 +131,7 @@ describe('Antigravity CLI answers', () => {
     expect(decision).toMatchObject({ outcome, blocks });
     expect(decision.force).toBe(force);
   });
-  it('anything else follows SPEC §6', () => {
+  it('anything else follows docs/contract.md §6', () => {
     expect(decide(run(''), allowOnError)).toMatchObject({ outcome: 'unrecognized', blocks: false });
     expect(decide(run('nope'), denyOnError)).toMatchObject({
       outcome: 'unrecognized',

@@ -47,6 +47,8 @@ describe('PostgreSQL state', () => {
         settings: { vocabulary: '2026-09', timeoutMs: 1000 },
         hooks_json: '{"gates":{}}',
         last_used: '2026-01-01T00:00:00.000Z',
+        // The tenant that made it is kept (docs/tenants.md, "Ownership").
+        tenant: 'tenant-a',
       };
       await a.saveEnvironment(row);
       expect(await b.environment('env_pg1')).toEqual(row);
@@ -62,6 +64,7 @@ describe('PostgreSQL state', () => {
         status: 'in_progress',
         body: { id: 'int_1', nested: { a: [1, 2] } },
         updated: '2026-01-01T00:00:01.000Z',
+        tenant: 'tenant-a',
       };
       await a.saveInteraction(interaction);
       expect(await b.interaction('int_1')).toEqual(interaction);

@@ -19,7 +19,8 @@ ARG BASE_IMAGE
 COPY package.json package-lock.json nod[e] /opt/hookbox/
 RUN set -eu; \
     if [ -f /opt/hookbox/node ]; then \
-      if ! command -v node >/dev/null; then install -m 0755 /opt/hookbox/node /usr/local/bin/node; fi; \
+      # Given one, it wins: the sandbox's Debian base has Debian's Node.js 18 for hooks, too old here.
+      install -m 0755 /opt/hookbox/node /usr/local/bin/node; \
       rm -f /opt/hookbox/node; \
     fi; \
     command -v node >/dev/null || { echo "no node in ${BASE_IMAGE:-the base}: put a Node.js 20 binary named node in the build context" >&2; exit 1; }; \

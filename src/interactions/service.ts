@@ -694,6 +694,9 @@ export class InteractionService {
       output_text: interaction.output_text,
       updated: interaction.updated,
       ...(interaction.error ? { error: interaction.error } : {}),
+      ...(interaction.pending_approvals
+        ? { pending_approvals: interaction.pending_approvals }
+        : {}),
     };
     save(() => this.store.update(interaction.id, head));
     await saving;
@@ -725,7 +728,8 @@ export class InteractionService {
     if (prepared.answered.length === 0 || !previousId) return;
     const previous = await this.store.get(previousId);
     const updated = previous && (await answeredInteraction(previous, this.approvals));
-    if (updated) await this.store.put(updated);
+    // Saved whole again, keeping its owner (docs/tenants.md, "Ownership").
+    if (updated) await this.store.put(updated, (await this.store.tenantOf(previousId)) ?? null);
   }
 
   /** The interaction and its predecessors, oldest first. */

@@ -3,6 +3,8 @@ import type { Interaction, Step } from './schema.js';
 /** What changes in an interaction besides its steps. */
 export type InteractionHead = Pick<Interaction, 'status' | 'output_text' | 'updated'> & {
   error?: Interaction['error'];
+  /** The calls waiting for an approver, when the status is `requires_action` (docs/dialects.md). */
+  pending_approvals?: Interaction['pending_approvals'];
 };
 
 /**
@@ -91,6 +93,8 @@ export class MemoryInteractionStore implements InteractionStore {
     interaction.updated = head.updated;
     if (head.error === undefined) delete interaction.error;
     else interaction.error = structuredClone(head.error);
+    if (head.pending_approvals === undefined) delete interaction.pending_approvals;
+    else interaction.pending_approvals = structuredClone(head.pending_approvals);
     this.evict();
   }
 

@@ -36,6 +36,8 @@ export class SqliteInteractionStore implements InteractionStore {
     };
     if (head.error === undefined) delete body.error;
     else body.error = head.error;
+    if (head.pending_approvals === undefined) delete body.pending_approvals;
+    else body.pending_approvals = head.pending_approvals;
     this.state.saveInteraction({ ...row, status: head.status, updated: head.updated, body });
   }
 

@@ -12,6 +12,8 @@ import { Controller } from '../../src/environments/controller.js';
 import type { Environment } from '../../src/environments/environment.js';
 import { createLogger } from '../../src/record/logger.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
+import { keyDigest } from '../../src/tenants/keys.js';
+import { DEFAULT_TENANT_QUOTAS } from '../../src/tenants/tenant.js';
 import { Hookbox, HookboxApiError } from '../../src/client/index.js';
 import { bash, hooksJson, inline, rule } from './helpers.js';
 
@@ -52,7 +54,11 @@ beforeAll(async () => {
   server = await startServer({
     host: '127.0.0.1',
     port: 0,
-    apiKeys: [KEY],
+    // An admin key: the environments here are the library's, owned by no tenant (docs/tenants.md).
+    apiKeys: [],
+    tenantKeys: [
+      { name: 'ops', role: 'admin', digest: keyDigest(KEY), quotas: DEFAULT_TENANT_QUOTAS },
+    ],
     logger,
     controller,
   });

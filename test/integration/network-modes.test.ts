@@ -14,6 +14,8 @@ import { Controller } from '../../src/environments/controller.js';
 import type { Environment } from '../../src/environments/environment.js';
 import { createLogger } from '../../src/record/logger.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
+import { keyDigest } from '../../src/tenants/keys.js';
+import { DEFAULT_TENANT_QUOTAS } from '../../src/tenants/tenant.js';
 
 const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'silent' });
 const KEY = 'network-modes-key';
@@ -40,7 +42,16 @@ beforeAll(async () => {
       },
     },
   });
-  server = await startServer({ host: '127.0.0.1', port: 0, apiKeys: [KEY], logger, controller });
+  server = await startServer({
+    host: '127.0.0.1',
+    port: 0, // An admin key: the environments here are the library's, owned by no tenant (docs/tenants.md).
+    apiKeys: [],
+    tenantKeys: [
+      { name: 'ops', role: 'admin', digest: keyDigest(KEY), quotas: DEFAULT_TENANT_QUOTAS },
+    ],
+    logger,
+    controller,
+  });
   client = new Hookbox({ baseUrl: server.url, apiKey: KEY });
   environment = await controller.createEnvironment({
     network: { allowlist: [{ domain: 'first.hookbox.test' }] },

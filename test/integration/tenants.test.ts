@@ -173,6 +173,21 @@ describe('ownership between tenants', () => {
         intA,
         missingInt,
       ],
+      // The files API and network modes (docs/environments.md) go through the same check.
+      ['GET files', (id) => bob('GET', `/v1beta/environments/${id}/files/`), envA, missingEnv],
+      [
+        'DELETE a file',
+        (id) => bob('DELETE', `/v1beta/environments/${id}/files/x.txt`),
+        envA,
+        missingEnv,
+      ],
+      ['GET network', (id) => bob('GET', `/v1beta/environments/${id}/network`), envA, missingEnv],
+      [
+        'PATCH network',
+        (id) => bob('PATCH', `/v1beta/environments/${id}/network`, 'disabled'),
+        envA,
+        missingEnv,
+      ],
     ];
     for (const [what, probe, theirs, missing] of probes) {
       const stranger = await probe(theirs);

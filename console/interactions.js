@@ -132,6 +132,27 @@ export function InteractionPage({ id, tick, onUnauthenticated }) {
             </div>`
           }
         </dl>
+        ${
+          data.pending_approvals?.length > 0 &&
+          html`<section aria-labelledby="approvals-title" class="approvals">
+            <h2 id="approvals-title">Waiting for approval</h2>
+            <p>
+              A hook answered <code>ask</code>. Approve or deny with a new interaction whose
+              <code>previous_interaction_id</code> is this one and whose input holds
+              <code>{"type": "approval", "call_id", "approve"}</code> (docs/dialects.md).
+            </p>
+            <ul>
+              ${data.pending_approvals.map(
+                (approval) =>
+                  html`<li key=${approval.call_id}>
+                    <code>${approval.call_id}</code> ${approval.tool_call?.name}
+                    <${Badge} value=${approval.status} /> ${approval.reason ?? ''}
+                    ${approval.expires_at && html` (expires ${clock(approval.expires_at)})`}
+                  </li>`,
+              )}
+            </ul>
+          </section>`
+        }
         <h2>Steps</h2>
         <ol class="timeline" aria-label="Steps">
           ${data.steps.map((step, index) => html`<${Step} key=${index} step=${step} />`)}
@@ -147,6 +168,14 @@ export function InteractionsPage({ tick, onUnauthenticated }) {
     <h1 tabindex="-1">Interactions</h1>
     <p class="hint">The most recent ones since this server started, newest first.</p>
     ${error && html`<p class="error" role="alert">${error.message}</p>`}
+    ${
+      data &&
+      data.interactions.some((i) => i.status === 'requires_action') &&
+      html`<p class="notice" role="status">
+        ${data.interactions.filter((i) => i.status === 'requires_action').length} interaction(s)
+        waiting for an approval (status <code>requires_action</code>): open one to see the call.
+      </p>`
+    }
     ${
       data &&
       (data.interactions.length === 0

@@ -1,0 +1,103 @@
+// The console shows calls waiting for an approval (docs/console.md; `ask`, docs/dialects.md), in a
+// real headless Chromium against a real server: the count on the Interactions page, and the call,
+// the hook's reason (as text, never HTML) and its expiry on the interaction's page.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import puppeteer, { type Browser } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Controller } from '../../src/environments/controller.js';
+import type { Interaction } from '../../src/interactions/schema.js';
+import { createLogger } from '../../src/record/logger.js';
+import { startServer, type RunningServer } from '../../src/server/index.js';
+
+const CHROMIUM = process.env.HOOKBOX_CHROMIUM ?? '/usr/bin/chromium';
+const ASK_GATE = `import json, sys
+json.load(sys.stdin)
+print(json.dumps({"decision": "ask", "reason": "needs a human <b>now</b>"}))
+`;
+
+let server: RunningServer;
+let browser: Browser;
+let profile: string;
+
+beforeAll(async () => {
+  const logger = createLogger({ level: 'silent' });
+  const controller = await Controller.start({
+    home: mkdtempSync(join(tmpdir(), 'hookbox-console-approvals-')),
+    logger,
+    startEngine: false,
+  });
+  // No key: loopback only, and its one user is the admin (docs/tenants.md).
+  server = await startServer({ host: '127.0.0.1', port: 0, apiKeys: [], logger, controller });
+  profile = mkdtempSync(join(tmpdir(), 'hookbox-chromium-'));
+  browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    userDataDir: profile,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+  await server?.close();
+});
+
+describe('the console and pending approvals', () => {
+  it('lists the waiting call with its reason as text', async () => {
+    const response = await fetch(`${server.url}/v1beta/interactions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        agent: 'scripted',
+        input: [{ type: 'code_execution_call', arguments: { code: 'echo ask-me' } }],
+        environment: {
+          type: 'remote',
+          sources: [
+            {
+              type: 'inline',
+              target: '.agents/hooks.json',
+              content: JSON.stringify({
+                gate: {
+                  pre_tool_execution: [
+                    {
+                      matcher: 'code_execution',
+                      hooks: [
+                        { type: 'command', command: 'python3 /.agents/hooks-scripts/ask.py' },
+                      ],
+                    },
+                  ],
+                },
+              }),
+            },
+            { type: 'inline', target: '.agents/hooks-scripts/ask.py', content: ASK_GATE },
+          ],
+        },
+      }),
+    });
+    const paused = (await response.json()) as Interaction;
+    expect(paused.status).toBe('requires_action');
+    const callId = paused.pending_approvals![0]!.call_id;
+
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(String(error)));
+    // The page holds its live stream open: never network-idle.
+    await page.goto(`${server.url}/console#/interactions`, { waitUntil: 'domcontentloaded' });
+    await page.waitForSelector('.notice');
+    expect(await page.$eval('.notice', (e) => (e as HTMLElement).innerText)).toMatch(
+      /1 interaction\(s\)\s+waiting for an approval/,
+    );
+
+    await page.evaluate((id) => (location.hash = `#/interactions/${id}`), paused.id);
+    await page.waitForSelector('.approvals');
+    const shown = await page.$eval('.approvals', (e) => (e as HTMLElement).innerText);
+    expect(shown).toContain(callId);
+    expect(shown).toContain('needs a human <b>now</b>');
+    // The hook's reason is text: no element was made from it.
+    expect(await page.$$eval('.approvals b', (found) => found.length)).toBe(0);
+    expect(errors).toEqual([]);
+  });
+});

@@ -480,15 +480,16 @@ export class InteractionService {
       return this.controller.createEnvironment({ ...options, tenant: caller?.tenant ?? null });
     const live = this.controller.listEnvironments();
     const mine = live.filter((environment) => environment.tenant === caller.tenant).length;
+    // A request the warm pool would serve counts against the tenant's pooled hand-outs per minute:
+    // past it, a 429 (docs/tenants.md, "Quotas"), so no tenant drains the pool the others rely on.
+    const pool = this.controller.pools?.get(options.template ?? 'default');
+    if (pool && pool.size > 0 && options.sandbox === undefined && options.network === undefined)
+      this.quotas.checkPooled(caller);
     const reservation = this.quotas.reserveEnvironment(caller, mine, live.length);
     try {
-      // Past its pooled hand-outs per minute, a tenant's environments are made cold, so it cannot
-      // drain the warm pool the others rely on (docs/tenants.md, "Quotas").
-      const usePool = this.quotas.pooledAllowed(caller);
       const environment = await this.controller.createEnvironment({
         ...options,
         tenant: caller.tenant,
-        usePool,
       });
       if (environment.pooled) this.quotas.recordPooled(caller);
       return environment;

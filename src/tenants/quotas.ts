@@ -115,6 +115,20 @@ export class QuotaBook {
     return this.recentHandOuts(caller.tenant).length < caller.quotas.pooledPerMinute;
   }
 
+  /**
+   * Throws a 429 naming `pooled_per_minute` when the tenant has had its quota of warm-pool hand-outs
+   * in the last minute; `Retry-After` is when the oldest of them leaves the minute.
+   */
+  checkPooled(caller: Caller): void {
+    const recent = this.recentHandOuts(caller.tenant);
+    if (recent.length < caller.quotas.pooledPerMinute) return;
+    throw quotaExceeded(
+      'pooled_per_minute',
+      `tenant ${caller.tenant} has had ${recent.length} environments from the warm pool in the last minute, its quota is ${caller.quotas.pooledPerMinute}`,
+      (Math.min(...recent) + 60_000 - this.now()) / 1000,
+    );
+  }
+
   /** Records one warm-pool hand-out to the tenant. */
   recordPooled(caller: Caller): void {
     this.handOuts.set(caller.tenant, [...this.recentHandOuts(caller.tenant), this.now()]);

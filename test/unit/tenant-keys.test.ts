@@ -129,8 +129,21 @@ describe('the quota book', () => {
     expect(book.pooledAllowed(caller)).toBe(true);
     book.recordPooled(caller);
     expect(book.pooledAllowed(caller)).toBe(false);
-    now += 60_001;
+    // Past the quota: a 429 naming it, to retry when the hand-out leaves the minute.
+    now += 20_000;
+    let refused: unknown;
+    try {
+      book.checkPooled(caller);
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toMatchObject({
+      code: 'quota_exceeded',
+      details: { quota: 'pooled_per_minute', retry_after_s: 40 },
+    });
+    now += 40_001;
     expect(book.pooledAllowed(caller)).toBe(true);
+    expect(() => book.checkPooled(caller)).not.toThrow();
   });
 
   it('the default ceiling is one environment per 256 MiB, from 2 to 1000', () => {

@@ -113,7 +113,9 @@ CODE_INTERPRETERS = code_prestart.CodeInterpreters()
 async def run_code(request):
     await files.ensure_tool_tmpdir()
     result = None
-    if not request.get("background_processes", False):
+    # The interpreter started ahead has the sandbox's own environment and no live output: a call
+    # with `environment.env` or streamed output is spawned (docs/gates.md, "Prestart and workers").
+    if not request.get("background_processes", False) and not request.get("env") and not request.get("stream_output"):
         code_bytes = os.fsencode(request["code"])
         waiting = await CODE_INTERPRETERS.take(request["language"], code_bytes, tool_environment())
         if waiting is not None:

@@ -140,8 +140,13 @@ export class SandboxHandlers implements HandlerExecutor {
     });
     // Tool code's interpreter only where no tool process outlives its call: nothing can then reach
     // the waiting one (docs/gates.md, "Prestart and workers").
+    // An environment with variables of its own spawns its code: the waiting interpreter would not
+    // have them (docs/environments.md, "Environment variables").
+    const hasEnv = Object.keys(this.settings.env ?? {}).length > 0;
     const codeLanguage =
-      this.processes.prestart && !this.settings.backgroundProcesses ? this.lastCodeLanguage : null;
+      this.processes.prestart && !this.settings.backgroundProcesses && !hasEnv
+        ? this.lastCodeLanguage
+        : null;
     if (handlers.length === 0 && this.generation === 1 && codeLanguage === null) return;
     this.prestarting = this.sandbox
       .request(

@@ -21,6 +21,13 @@ export function packageRoot(): string {
   }
 }
 
+/** hookbox's version, from its package.json (`hookbox --version`, `/healthz`). */
+export function packageVersion(): string {
+  return (
+    JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }
+  ).version;
+}
+
 /**
  * The controller's own state folder (audit logs): `$HOOKBOX_HOME`, else `~/.hookbox`.
  */

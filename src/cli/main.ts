@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { packageVersion } from '../paths.js';
 import { exitCodeOf, toHookboxError } from '../errors/index.js';
 import { callCommand } from './commands/call.js';
 import { demoCommand } from './commands/demo.js';
@@ -21,6 +22,7 @@ import { processIo, type CliIo } from './io.js';
 function program(io: CliIo, setCode: (code: number) => void): Command {
   const root = new Command('hookbox')
     .description('Sandboxed tool calls for AI agents, gated by hooks that tool code cannot touch.')
+    .version(packageVersion(), '-V, --version', 'print the version of hookbox')
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
   const run = (work: () => Promise<number>) => async () => setCode(await work());

@@ -1,11 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { Controller } from '../environments/controller.js';
 import type { DriverRegistry } from '../interactions/drivers/index.js';
 import { InteractionService } from '../interactions/service.js';
 import type { InteractionStore } from '../interactions/store.js';
-import { packageRoot } from '../paths.js';
+import { packageVersion } from '../paths.js';
 import { createLogger, type Logger } from '../record/logger.js';
 import { QuotaBook, defaultMaxEnvironments } from '../tenants/quotas.js';
 import type { TenantKey } from '../tenants/keys.js';
@@ -92,11 +90,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export function packageVersion(): string {
-  return (
-    JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }
-  ).version;
-}
+export { packageVersion };
 
 /** Starts `hookbox serve` in this process. */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {

@@ -17,6 +17,7 @@ import { callJson, callText } from '../format.js';
 import type { CliIo } from '../io.js';
 import { runtimeOption } from '../runtime-option.js';
 import { removingOnSignal } from '../interrupt.js';
+import { visibleBlock } from '../../interactions/visible-text.js';
 import { readSourcesDir } from '../sources-dir.js';
 
 export interface CallCommandOptions {
@@ -171,13 +172,14 @@ export async function callCommand(options: CallCommandOptions, io: CliIo): Promi
           options.json
             ? {}
             : {
+                // Tool output is untrusted: control characters are shown, never obeyed.
                 onStdout: (chunk) => {
                   live = true;
-                  io.stdout(chunk);
+                  io.stdout(visibleBlock(chunk));
                 },
                 onStderr: (chunk) => {
                   live = true;
-                  io.stderr(chunk);
+                  io.stderr(visibleBlock(chunk));
                 },
               },
         );

@@ -302,7 +302,11 @@ export class Controller {
       )
         logger.info({ ...reaped, socketFolders, disks }, 'removed orphans of dead controllers');
     };
-    if (options.reapOrphansOnStart ?? true) await reap();
+    // Leftovers are a clean-up, never a reason not to start (docs/operations.md, Leftovers).
+    if (options.reapOrphansOnStart ?? true)
+      await reap().catch((error: unknown) =>
+        logger.warn({ error: (error as Error).message }, 'reaping orphans at start failed'),
+      );
     const controller = new Controller(
       client,
       logger,

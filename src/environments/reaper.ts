@@ -83,7 +83,9 @@ export async function reapOrphans(
   for (const [index, container] of containers.entries()) {
     if (!isOrphan(container.labels)) continue;
     onProgress?.(`containers ${index + 1}/${containers.length}: removing ${container.name}`);
-    await client.removeContainer(container.id);
+    // One resource that cannot go now (busy, being removed by its own controller) is left for the
+    // next round; it never stops the rest, nor the controller start that reaps.
+    if (!(await attempt(() => client.removeContainer(container.id), onProgress))) continue;
     removed.containers.push({
       name: container.name,
       environmentId: container.labels[LABEL_ENVIRONMENT] ?? '?',
@@ -95,16 +97,30 @@ export async function reapOrphans(
   for (const [index, volume] of volumes.entries()) {
     if (live.has(volume.labels[LABEL_ENVIRONMENT] ?? '') || !isOrphan(volume.labels)) continue;
     onProgress?.(`volumes ${index + 1}/${volumes.length}: removing ${volume.name}`);
-    await client.removeVolume(volume.name);
+    if (!(await attempt(() => client.removeVolume(volume.name), onProgress))) continue;
     removed.volumes.push(volume.name);
   }
   onProgress?.('listing networks');
   for (const network of await client.listNetworks(ENVIRONMENT_RESOURCES)) {
     if (live.has(network.labels[LABEL_ENVIRONMENT] ?? '') || !isOrphan(network.labels)) continue;
-    await client.removeNetwork(network.id);
+    if (!(await attempt(() => client.removeNetwork(network.id), onProgress))) continue;
     removed.networks.push(network.name);
   }
   return removed;
+}
+
+/** Runs one removal; false (and a word to `onProgress`) when the engine refused it. */
+async function attempt(
+  remove: () => Promise<void>,
+  onProgress?: (message: string) => void,
+): Promise<boolean> {
+  try {
+    await remove();
+    return true;
+  } catch (error) {
+    onProgress?.(`left for later: ${(error as Error).message}`);
+    return false;
+  }
 }
 
 /** The environments that still have a container (running or not). */

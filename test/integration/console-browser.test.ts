@@ -221,8 +221,13 @@ describe('the console in a browser', () => {
 
     // The egress refusal of the second call.
     await page.click('a[href="#/egress"]');
-    await page.waitForSelector('#main table');
-    const egress = await textOf('#main table');
+    // The page refetches on every live event, so the table may be swapped out between two reads.
+    await page.waitForFunction(() =>
+      (document.querySelector('#main table') as HTMLElement | null)?.innerText.includes('refused'),
+    );
+    const egress = await page.evaluate(
+      () => (document.querySelector('#main table') as HTMLElement | null)?.innerText ?? '',
+    );
     expect(egress).toContain('elsewhere.hookbox.test');
     expect(egress).toContain('refused');
     expect(egress).toContain('allowlist');

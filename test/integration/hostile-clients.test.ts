@@ -46,6 +46,8 @@ async function serve(
       'serve',
       '--port',
       String(port),
+      // Memory only: a durable server leaves its environments to its state file on SIGTERM.
+      '--no-state',
       ...args,
     ],
     {

@@ -405,9 +405,8 @@ describe('fixtures (hookbox test)', () => {
     const bad = await cli('test', join(dir, 'bad.yaml'));
     expect([bad.code, bad.stderr]).toEqual([
       2,
-      expect.stringContaining(
-        `${join(dir, 'bad.yaml')}: template: unknown template "no-such-template"`,
-      ),
+      // The file as the CLI names it (relative to where it runs, which CI chooses).
+      expect.stringMatching(/bad\.yaml: template: unknown template "no-such-template"/),
     ]);
   });
 });

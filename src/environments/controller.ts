@@ -387,7 +387,6 @@ export class Controller {
         logger: this.logger,
         environmentId: row.id,
         containerId: row.container_id,
-        diskRoot: diskRootOf(this.home),
       });
       const settings = storedSettingsSchema.parse(row.settings);
       const gates = row.hooks_json === null ? EMPTY_HOOKS_CONFIG : parseHooksConfig(row.hooks_json);

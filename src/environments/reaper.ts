@@ -1,4 +1,4 @@
-import { removeStaleWorkspaceDisks } from '../sandbox/workspace-disk.js';
+import { removeStaleWorkspaceDisks, removeWorkspaceDiskAt } from '../sandbox/workspace-disk.js';
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { removeStaleSocketFolders } from '../network/socket-folders.js';
@@ -9,6 +9,7 @@ import {
   LABEL_ENVIRONMENT,
   LABEL_MANAGED,
   LABEL_STATE_FILE,
+  LABEL_WORKSPACE_DISK,
   pidNamespace,
 } from '../sandbox/labels.js';
 
@@ -86,6 +87,9 @@ export async function reapOrphans(
     // One resource that cannot go now (busy, being removed by its own controller) is left for the
     // next round; it never stops the rest, nor the controller start that reaps.
     if (!(await attempt(() => client.removeContainer(container.id), onProgress))) continue;
+    // Its workspace disk, wherever the controller that made it kept it.
+    const disk = container.labels[LABEL_WORKSPACE_DISK];
+    if (disk) await removeWorkspaceDiskAt(disk).catch(() => {});
     removed.containers.push({
       name: container.name,
       environmentId: container.labels[LABEL_ENVIRONMENT] ?? '?',

@@ -111,12 +111,7 @@ export interface ContainerState {
 export interface ContainerClient {
   ping(): Promise<void>;
   imageLabels(tag: string): Promise<Record<string, string> | undefined>;
-  /** `driverOpts`: the local driver's options (a bind volume: `{type: 'none', o: 'bind', device}`). */
-  createVolume(
-    name: string,
-    labels: Record<string, string>,
-    driverOpts?: Record<string, string>,
-  ): Promise<void>;
+  createVolume(name: string, labels: Record<string, string>): Promise<void>;
   removeVolume(name: string): Promise<void>;
   createContainer(spec: SandboxContainerSpec): Promise<string>;
   startContainer(id: string): Promise<void>;

@@ -95,17 +95,9 @@ export class DockerContainerClient implements ContainerClient {
     }
   }
 
-  async createVolume(
-    name: string,
-    labels: Record<string, string>,
-    driverOpts?: Record<string, string>,
-  ): Promise<void> {
+  async createVolume(name: string, labels: Record<string, string>): Promise<void> {
     await this.call('create volume', { volume: name }, () =>
-      this.docker.createVolume({
-        Name: name,
-        Labels: labels,
-        ...(driverOpts ? { Driver: 'local', DriverOpts: driverOpts } : {}),
-      }),
+      this.docker.createVolume({ Name: name, Labels: labels }),
     );
   }
 

@@ -34,6 +34,12 @@ export const LABEL_IMAGE_INPUTS = 'dev.hookbox.image-inputs';
  */
 export const LABEL_IMAGE = 'dev.hookbox.image';
 
+/**
+ * On a sandbox container whose /workspace is a disk of its own: the disk's folder on the host, so
+ * whoever removes the container (its controller, another one, `hookbox gc`) removes the disk too.
+ */
+export const LABEL_WORKSPACE_DISK = 'dev.hookbox.workspace-disk';
+
 export type ResourceRole = 'sandbox' | 'workspace' | 'agents' | 'state' | 'network' | 'egress';
 
 let ownNamespace: string | undefined;

@@ -3,8 +3,14 @@ import { SystemError, UserError } from '../errors/index.js';
 import type { Logger } from '../record/logger.js';
 import { AgentConnection, type AgentEvent } from './agent-connection.js';
 import type { ContainerClient, SandboxContainerSpec } from './container-client.js';
-import { ownershipLabels, type ResourceRole } from './labels.js';
-import { removeWorkspaceDisk, workspaceDiskFor } from './workspace-disk.js';
+import {
+  LABEL_ENVIRONMENT,
+  LABEL_ROLE,
+  LABEL_WORKSPACE_DISK,
+  ownershipLabels,
+  type ResourceRole,
+} from './labels.js';
+import { removeWorkspaceDisk, removeWorkspaceDiskAt, workspaceDiskFor } from './workspace-disk.js';
 import {
   AGENT_CAPABILITIES,
   IPC_SYSCTLS,
@@ -68,12 +74,17 @@ function wireFiles(sources: PlacedSource[]) {
   });
 }
 
+/** The volumes of an environment; with a workspace disk, only the last two. */
+const VOLUME_ROLES = ['workspace', 'agents', 'state'] as const;
+const AGENT_ROLES = ['agents', 'state'] as const;
+
 export function volumeName(environmentId: string, role: Exclude<ResourceRole, 'sandbox'>): string {
   return `hookbox-${environmentId}-${role}`;
 }
 
 /**
- * One environment's container, its three volumes and the stream to its sandbox agent.
+ * One environment's container, its volumes (three; two when /workspace is a disk of its own) and
+ * the stream to its sandbox agent.
  * Made by {@link Sandbox.create}; on any failure after the first resource exists, everything made
  * so far is removed before the original error is rethrown.
  */
@@ -89,8 +100,8 @@ export class Sandbox {
     private readonly logger: Logger,
     /** The network it joined, when the environment has an allowlist. */
     readonly network?: SandboxNetwork,
-    /** Where the controller keeps workspace disks (src/sandbox/workspace-disk.ts), if it does. */
-    private readonly diskRoot?: string,
+    /** The folder of its workspace disk (src/sandbox/workspace-disk.ts), when it has one. */
+    private readonly diskFolder?: string,
   ) {}
 
   static async create(params: {
@@ -113,31 +124,31 @@ export class Sandbox {
     try {
       const disk = await workspaceDiskFor(params.diskRoot, environmentId, options.diskMb, logger);
       made.disk = disk !== undefined;
-      for (const role of ['workspace', 'agents', 'state'] as const) {
+      // With a disk, /workspace is a bind mount of its filesystem, not a Docker volume: a volume
+      // with mount options keeps a stale "active mounts" count across an engine restart with
+      // live-restore and then can never be removed (docs/security.md, "Workspace disk").
+      for (const role of disk ? AGENT_ROLES : VOLUME_ROLES) {
         const name = volumeName(environmentId, role);
-        // With a disk, the workspace volume is a bind of its mounted filesystem: labelled like the
-        // others, and Docker unmounts it with the container.
-        const driverOpts =
-          role === 'workspace' && disk
-            ? { type: 'none', o: 'bind', device: disk.mountPoint }
-            : undefined;
-        await client.createVolume(
-          name,
-          ownershipLabels(environmentId, role, controller),
-          driverOpts,
-        );
+        await client.createVolume(name, ownershipLabels(environmentId, role, controller));
         made.volumes.push(name);
       }
       const spec: SandboxContainerSpec = {
         name: `hookbox-${environmentId}`,
         image: params.image,
-        labels: ownershipLabels(environmentId, 'sandbox', controller),
+        labels: {
+          ...ownershipLabels(environmentId, 'sandbox', controller),
+          ...(disk ? { [LABEL_WORKSPACE_DISK]: disk.folder } : {}),
+        },
         mounts: [
-          {
-            volume: volumeName(environmentId, 'workspace'),
-            target: SANDBOX_PATHS.workspace,
-            readOnly: false,
-          },
+          ...(disk
+            ? []
+            : [
+                {
+                  volume: volumeName(environmentId, 'workspace'),
+                  target: SANDBOX_PATHS.workspace,
+                  readOnly: false,
+                },
+              ]),
           {
             volume: volumeName(environmentId, 'agents'),
             target: SANDBOX_PATHS.agents,
@@ -161,6 +172,13 @@ export class Sandbox {
             readOnly: false,
           },
         ],
+        ...(disk
+          ? {
+              bindMounts: [
+                { source: disk.mountPoint, target: SANDBOX_PATHS.workspace, readOnly: false },
+              ],
+            }
+          : {}),
         // Docker leaves these two writable even with a read-only root (docs/contract.md §2). gVisor also mounts
         // a writable tmpfs of its own at /tmp unless something is mounted there (docs/gvisor.md).
         readOnlyTmpfs: [
@@ -201,7 +219,7 @@ export class Sandbox {
         client,
         logger,
         params.network,
-        params.diskRoot,
+        disk?.folder,
       );
       await sandbox.injectSources(params.sources);
       logger.info({ environmentId, containerId }, 'environment ready');
@@ -229,10 +247,13 @@ export class Sandbox {
     logger: Logger;
     environmentId: string;
     containerId: string;
-    /** Where the controller keeps workspace disks, so that destroy() removes this one's. */
-    diskRoot?: string;
   }): Promise<Sandbox> {
     const agent = await Sandbox.connect(params.client, params.logger, params.containerId);
+    // Its disk, as its label names it: the controller that made it may have kept disks elsewhere.
+    const [container] = await params.client.listContainers([
+      `${LABEL_ENVIRONMENT}=${params.environmentId}`,
+      `${LABEL_ROLE}=sandbox`,
+    ]);
     return new Sandbox(
       params.environmentId,
       params.containerId,
@@ -240,7 +261,7 @@ export class Sandbox {
       params.client,
       params.logger,
       undefined,
-      params.diskRoot,
+      container?.labels[LABEL_WORKSPACE_DISK],
     );
   }
 
@@ -391,10 +412,11 @@ export class Sandbox {
     this.closed = true;
     this.agent.close();
     await this.client.removeContainer(this.containerId);
-    for (const role of ['workspace', 'agents', 'state'] as const) {
+    // A workspace on a disk of its own has no volume: removing one that is not there is a no-op.
+    for (const role of VOLUME_ROLES) {
       await this.client.removeVolume(volumeName(this.environmentId, role));
     }
-    if (this.diskRoot) await removeWorkspaceDisk(this.diskRoot, this.environmentId);
+    if (this.diskFolder) await removeWorkspaceDiskAt(this.diskFolder);
     await this.network?.destroy();
     this.logger.info(
       { environmentId: this.environmentId, containerId: this.containerId },

@@ -9,7 +9,7 @@ import {
   statfsSync,
   writeFileSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { SystemError } from '../errors/index.js';
 import type { Logger } from '../record/logger.js';
@@ -23,6 +23,8 @@ const run = promisify(execFile);
  * file's size. Made and removed by the controller, which must be root on the engine's host.
  */
 export interface WorkspaceDisk {
+  /** The disk's folder on the host (the image, the mount point, the owner file). */
+  readonly folder: string;
   /** The mounted filesystem's root on the host: the bind mount's source. */
   readonly mountPoint: string;
 }
@@ -40,7 +42,7 @@ export function diskRootOf(home: string): string {
 
 /**
  * Bytes in use on the workspace disks under `diskRoot`, by environment id (a workspace on a disk of
- * its own is a bind volume whose use the engine does not report).
+ * its own is a bind mount whose use the engine does not see).
  */
 export function workspaceDiskUsage(diskRoot: string): Map<string, number> {
   const used = new Map<string, number>();
@@ -131,15 +133,21 @@ export async function createWorkspaceDisk(
       { cause: error, details: { field: 'sandbox.diskMb' } },
     );
   }
-  return { mountPoint };
+  return { folder, mountPoint };
 }
 
 /** Unmounts and deletes the disk of one environment, if it has one. Safe to call twice. */
 export async function removeWorkspaceDisk(diskRoot: string, environmentId: string): Promise<void> {
-  const { folder, mountPoint } = paths(diskRoot, environmentId);
-  if (!existsSync(folder)) return;
+  await removeWorkspaceDiskAt(paths(diskRoot, environmentId).folder);
+}
+
+/** Unmounts and deletes the disk in `folder` (as the sandbox's label names it). Safe to call twice. */
+export async function removeWorkspaceDiskAt(folder: string): Promise<void> {
+  // Only an environment's disk folder, whatever a label says.
+  if (!basename(folder).startsWith('env_')) return;
+  if (!existsSync(join(folder, 'workspace.ext4')) && !existsSync(join(folder, 'mnt'))) return;
   // Lazy: a container that is being removed may still hold it for a moment.
-  await run('umount', ['-l', mountPoint]).catch(() => {});
+  await run('umount', ['-l', join(folder, 'mnt')]).catch(() => {});
   rmSync(folder, { recursive: true, force: true });
 }
 

@@ -24,14 +24,23 @@ const resourcesOf = (environmentId: string) => ({
 });
 
 describe('environment lifecycle', () => {
-  it('labels its container and three volumes, and deleting removes them all', async () => {
+  it('labels its container and its volumes, and deleting removes them all', async () => {
     const environment = await (
       await controller()
     ).createEnvironment({ sources: [inline('workspace/a.txt', 'a')] });
     const made = resourcesOf(environment.id);
     expect(made.containers.split('\n')).toHaveLength(1);
+    // /workspace is a volume, or (a root controller on the engine's host) a bind mount of the
+    // environment's own disk (docs/security.md, "Workspace disk").
+    const mounts = JSON.parse(docker('inspect', '--format', '{{json .Mounts}}', made.containers));
+    const workspace = mounts.find(
+      (mount: { Destination: string }) => mount.Destination === '/workspace',
+    );
+    const roles =
+      workspace.Type === 'bind' ? ['agents', 'state'] : ['agents', 'state', 'workspace'];
+    if (workspace.Type === 'bind') expect(workspace.Source).toContain(`/disks/${environment.id}/`);
     expect(made.volumes.split('\n').sort()).toEqual(
-      ['agents', 'state', 'workspace'].map((role) => `hookbox-${environment.id}-${role}`),
+      roles.map((role) => `hookbox-${environment.id}-${role}`),
     );
     const labels = JSON.parse(
       docker('inspect', '--format', '{{json .Config.Labels}}', made.containers),

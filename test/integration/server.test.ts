@@ -1,6 +1,6 @@
 // `hookbox serve` in this process (port 0) against real containers: the Gemini hooks page examples
 // with the scripted agent, streaming, environments, expiry, shutdown, and every bad request.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { DriverRegistry } from '../../src/interactions/drivers/index.js';
 import type { Interaction } from '../../src/interactions/schema.js';
 import { createLogger } from '../../src/record/logger.js';
 import { DockerContainerClient } from '../../src/sandbox/docker-container-client.js';
+import { diskRootOf } from '../../src/sandbox/workspace-disk.js';
 import { LABEL_CONTROLLER, LABEL_MANAGED } from '../../src/sandbox/labels.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
 import {
@@ -47,10 +48,10 @@ async function serverWith(
   });
 }
 
-/** Containers and volumes of one server's controller. */
+/** Containers, volumes and workspace disks of one server's controller. */
 async function resourcesOf(
   server: RunningServer,
-): Promise<{ containers: number; volumes: number }> {
+): Promise<{ containers: number; volumes: number; disks: number }> {
   const filter = [
     `${LABEL_MANAGED}=true`,
     `${LABEL_CONTROLLER}=${server.service.controller.identity.id}`,
@@ -59,7 +60,13 @@ async function resourcesOf(
     docker.listContainers(filter),
     docker.listVolumes(filter),
   ]);
-  return { containers: containers.length, volumes: volumes.length };
+  let disks = 0;
+  try {
+    disks = readdirSync(diskRootOf(server.service.controller.home)).length;
+  } catch {
+    // No disk root yet: no disk was ever made.
+  }
+  return { containers: containers.length, volumes: volumes.length, disks };
 }
 
 /** A parsed answer: an error body, an Interaction, an environment… (tests read what they expect). */
@@ -335,7 +342,8 @@ describe('environments', () => {
     expect((await call('DELETE', `/v1beta/environments/${id}`)).status).toBe(200);
     expect(await resourcesOf(server)).toEqual({
       containers: before.containers - 1,
-      volumes: before.volumes - 3,
+      volumes: before.volumes - 2,
+      disks: before.disks - 1,
     });
     const gone = await call('GET', `/v1beta/environments/${id}`);
     expect(gone.status).toBe(404);
@@ -358,7 +366,7 @@ describe('environments', () => {
         body: JSON.stringify({ agent: 'scripted', input: 'x', environment: 'remote' }),
       });
       const interaction = (await answer.json()) as Interaction;
-      expect(await resourcesOf(short)).toEqual({ containers: 1, volumes: 3 });
+      expect(await resourcesOf(short)).toEqual({ containers: 1, volumes: 2, disks: 1 });
       const deadline = Date.now() + 15_000;
       let status = 200;
       while (status === 200 && Date.now() < deadline) {
@@ -370,7 +378,7 @@ describe('environments', () => {
         ).status;
       }
       expect(status).toBe(404);
-      expect(await resourcesOf(short)).toEqual({ containers: 0, volumes: 0 });
+      expect(await resourcesOf(short)).toEqual({ containers: 0, volumes: 0, disks: 0 });
     } finally {
       await short.close();
     }
@@ -393,7 +401,7 @@ describe('environments', () => {
     expect(answer.status).toBe(200);
     const interaction = (await answer.json()) as Interaction;
     expect(interaction.steps[1]).toMatchObject({ result: { stdout: 'finished\n' } });
-    expect(await resourcesOf(other)).toEqual({ containers: 0, volumes: 0 });
+    expect(await resourcesOf(other)).toEqual({ containers: 0, volumes: 0, disks: 0 });
     await expect(fetch(`${other.url}/healthz`)).rejects.toThrow();
   });
 

@@ -1,0 +1,187 @@
+/** The request schemas of the Interactions API (docs/contract.md §9): input items, tools, environments. Depends on zod only. */
+import { z } from 'zod';
+
+const textItemSchema = z
+  .strictObject({
+    type: z.literal('text'),
+    text: z.string(),
+  })
+  .describe('Text for the model. Text items together make the interaction\'s "user_input" step.');
+
+const argumentsSchema = z.record(z.string(), z.unknown(), {
+  error: 'must be a JSON object of arguments',
+});
+
+const codeExecutionCallItemSchema = z
+  .strictObject({
+    type: z.literal('code_execution_call'),
+    arguments: argumentsSchema.describe('`{code, language}`: the arguments of `code_execution`.'),
+  })
+  .describe(
+    'A `code_execution` call for the `scripted` agent to run, through the gates, in input order.',
+  );
+
+const toolCallItemSchema = z
+  .strictObject({
+    type: z.literal('tool_call'),
+    name: z.string().describe('A built-in tool: `read_file`, `write_file`, `list_files`, …'),
+    arguments: argumentsSchema,
+  })
+  .describe('A call of any built-in tool for the `scripted` agent to run, in input order.');
+
+const approvalItemSchema = z
+  .strictObject({
+    type: z.literal('approval'),
+    call_id: z.string().describe('The call waiting for approval (`pending_approvals[].call_id`).'),
+    approve: z.boolean({ error: 'must be true or false' }),
+    reason: z.string().optional().describe('Why, for the record.'),
+  })
+  .describe(
+    'Answers a pending approval of the interaction named by `previous_interaction_id` (docs/dialects.md, "ask"): the call runs, or is blocked.',
+  );
+
+export const INPUT_ITEM_TYPES = ['text', 'code_execution_call', 'tool_call', 'approval'] as const;
+
+export const inputItemSchema = z.discriminatedUnion(
+  'type',
+  [textItemSchema, codeExecutionCallItemSchema, toolCallItemSchema, approvalItemSchema],
+  {
+    error: (issue) =>
+      issue.code === 'invalid_union'
+        ? `must be one of ${INPUT_ITEM_TYPES.map((t) => JSON.stringify(t)).join(', ')}`
+        : undefined,
+  },
+);
+
+export const inputSchema = z.union([z.string(), z.array(inputItemSchema)], {
+  error: 'must be a string or an array of content items ({"type": "text", "text": "…"}, …)',
+});
+
+export const SUPPORTED_TOOL_TYPES = ['code_execution'] as const;
+
+export const toolSchema = z
+  .strictObject({
+    type: z.string(),
+  })
+  .describe(
+    'A tool to enable. `code_execution` is the one hookbox offers; the file tools come with every ' +
+      'environment. Without `tools`, every tool of the environment is enabled.',
+  );
+
+const allowlistEntrySchema = z.strictObject({
+  domain: z.string(),
+  transform: z.record(z.string(), z.string()).optional(),
+});
+
+export const networkSchema = z.union(
+  [
+    z.literal('disabled'),
+    z.strictObject({
+      allowlist: z.array(allowlistEntrySchema),
+    }),
+  ],
+  { error: 'must be "disabled" or {"allowlist": [...]}' },
+);
+
+export const inlineSourceSchema = z
+  .strictObject({
+    type: z.literal('inline', {
+      error: 'must be "inline" (hookbox has no "repository" or "gcs" sources)',
+    }),
+    target: z
+      .string()
+      .describe(
+        'Path relative to the environment root: `.agents/…` (hooks) or `workspace/…` (files).',
+      ),
+    content: z.string().describe('The file: its text, or its bytes in base64 with `encoding`.'),
+    encoding: z
+      .enum(['utf-8', 'base64'], { error: 'must be "utf-8" or "base64"' })
+      .optional()
+      .describe(
+        '`utf-8` (default): `content` is the text. `base64`: `content` is the bytes in base64 ' +
+          '(RFC 4648, padded), written exactly; for binary files.',
+      ),
+  })
+  .describe('A file placed in the environment (docs/contract.md §3).');
+
+export const environmentConfigSchema = z
+  .strictObject({
+    type: z.literal('remote'),
+    environment_id: z
+      .string()
+      .optional()
+      .describe(
+        'An existing environment: its sources are added (and `.agents/` sources replace its gates).',
+      ),
+    sources: z.array(inlineSourceSchema).optional(),
+    env: z
+      .record(z.string(), z.string())
+      .optional()
+      .describe(
+        'Environment variables for tool code (not hooks), name → value; only when making an environment (docs/environments.md).',
+      ),
+    network: networkSchema
+      .optional()
+      .describe(
+        'No network unless an allowlist is given: then the only way out is the egress proxy, which ' +
+          'lets through the listed domains and adds their transform headers on the wire (docs/contract.md §7).',
+      ),
+    template: z
+      .string()
+      .optional()
+      .describe(
+        'hookbox extension: the sandbox template of a new environment (`default`, `full`, or one ' +
+          'built with `hookbox template build`); an unknown one is a 400 listing the known ones.',
+      ),
+    sandbox: z
+      .strictObject({
+        runtime: z
+          .string()
+          .regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, {
+            error: 'must be an OCI runtime name such as "runc" or "runsc"',
+          })
+          .optional()
+          .describe('The OCI runtime: "runc" (default) or "runsc" for gVisor (docs/gvisor.md).'),
+      })
+      .optional()
+      .describe("How a new environment's sandbox runs; only when making one."),
+  })
+  .describe('A new environment made from sources, or sources added to an existing one.');
+
+export const environmentSpecSchema = z.union([z.string(), environmentConfigSchema], {
+  error: 'must be "remote", an environment id ("env_…"), or an object {"type": "remote", …}',
+});
+
+export const interactionRequestSchema = z
+  .strictObject({
+    agent: z
+      .string()
+      .min(1)
+      .describe(
+        'Selects the model driver: `scripted` (offline), a Gemini agent or model name, or ' +
+          '`openai:<model>`.',
+      ),
+    input: inputSchema,
+    tools: z.array(toolSchema).optional(),
+    environment: environmentSpecSchema
+      .optional()
+      .describe(
+        '`"remote"` (a new environment), an environment id, or a config object. May be omitted ' +
+          "with `previous_interaction_id`, which continues in that interaction's environment.",
+      ),
+    previous_interaction_id: z
+      .string()
+      .optional()
+      .describe('Continues that conversation, in its environment.'),
+    stream: z
+      .boolean()
+      .optional()
+      .describe('Answer with server-sent events of the steps as they happen.'),
+    system_instruction: z.string().optional(),
+  })
+  .describe('POST /v1beta/interactions');
+
+/** What a client sends (before defaults). */
+export type InteractionRequest = z.input<typeof interactionRequestSchema>;
+export type InputItem = z.output<typeof inputItemSchema>;
+export type EnvironmentConfig = z.output<typeof environmentConfigSchema>;

@@ -182,7 +182,7 @@ export class EgressProxy {
         else this.options.logger?.info(record, 'egress');
         this.options.onRecord?.(record);
       },
-      { environment_id: this.options.environmentId, form, method, target },
+      { environment_id: this.options.environmentId, form, method, target: recordedTarget(target) },
     );
   }
 
@@ -331,4 +331,12 @@ export class EgressProxy {
       this.options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     );
   }
+}
+
+/**
+ * A target as records keep it: without a query or fragment (a secret in a query string must not
+ * reach the audit log or pino, docs/network.md) and at most 200 characters.
+ */
+export function recordedTarget(target: string): string {
+  return target.replace(/[?#][\s\S]*$/, '').slice(0, 200);
 }

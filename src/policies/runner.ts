@@ -70,12 +70,16 @@ export class HookRunner {
     this.hooks = Object.freeze(validateHooks(hooks));
     this.group = options.group ?? 'controller';
     this.hookTimeoutMs = options.hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
-    if (this.group.trim() === '') {
-      throw new UserError('invalid_argument', 'group: must not be empty', {
+    if (typeof this.group !== 'string' || this.group.trim() === '') {
+      throw new UserError('invalid_argument', 'group: must be a non-empty string', {
         details: { field: 'group' },
       });
     }
-    if (!Number.isFinite(this.hookTimeoutMs) || this.hookTimeoutMs <= 0) {
+    if (
+      typeof this.hookTimeoutMs !== 'number' ||
+      !Number.isFinite(this.hookTimeoutMs) ||
+      this.hookTimeoutMs <= 0
+    ) {
       throw new UserError(
         'invalid_argument',
         'hookTimeoutMs: must be a positive number of milliseconds',

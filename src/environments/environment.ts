@@ -109,7 +109,10 @@ function failed(result: ToolResult): boolean {
   );
 }
 
-/** The text of the `.agents/hooks.json` source, or null when there is none. */
+/** What a call ran, noted for the next call's prestart: the code language, when the tool had one. */
+interface ToolNote {
+  language?: string;
+}
 
 /**
  * One live environment: its sandbox, its gates, its settings and its audit log. Calls run one at a
@@ -224,10 +227,13 @@ export class Environment {
     this.lastUsedAt = Date.now();
     this.events.onUsed?.();
     return this.queue.run(async () => {
+      // What ran, for the next call's prestart guesses: noted once, whether the call ran, was
+      // blocked or failed.
+      const ran: ToolNote = {};
       try {
-        return await this.runCall(verbatim, resolved, options);
+        return await this.runCall(verbatim, resolved, options, ran);
       } finally {
-        this.handlers.noteTool(resolved.tool.name);
+        this.handlers.noteTool(resolved.tool.name, ran.language);
         if (!this.deleted) this.handlers.prestartNext();
       }
     });
@@ -243,6 +249,7 @@ export class Environment {
     verbatim: ToolCall,
     checked: ReturnType<typeof resolveToolCall>,
     options: CallOptions,
+    ran: ToolNote,
   ): Promise<CallOutcome> {
     // A call re-run after its approval keeps its id; else the id its prestarted hooks were given.
     const callId = options.callId ?? this.handlers.takeCallId();
@@ -328,10 +335,7 @@ export class Environment {
     const { tool, args } = pre.resolved;
 
     const request = tool.request(args, this.settings);
-    this.handlers.noteTool(
-      tool.name,
-      typeof request.body.language === 'string' ? request.body.language : undefined,
-    );
+    if (typeof request.body.language === 'string') ran.language = request.body.language;
     const live = liveOutputOf(request.op, callId, options);
     const answer = await this.sandbox.request<Record<string, unknown>>(
       request.op,

@@ -13,13 +13,7 @@ import type {
   VolumeSummary,
 } from './container-client.js';
 import { containerCreateOptions } from './docker-container-create.js';
-import {
-  engineError,
-  isNotFound,
-  loggedEngineCall,
-  unlessNotFound,
-  type EngineCall,
-} from './docker-engine-call.js';
+import { loggedEngineCall, unlessNotFound, type EngineCall } from './docker-engine-call.js';
 import { DockerImages } from './docker-images.js';
 
 function networkSummary(info: Docker.NetworkInspectInfo): NetworkSummary {
@@ -106,18 +100,19 @@ export class DockerContainerClient implements ContainerClient {
   }
 
   async inspectContainer(id: string): Promise<ContainerState | undefined> {
-    try {
-      const info = await this.docker.getContainer(id).inspect();
-      return {
+    const info = await unlessNotFound(
+      this.call('inspect container', { containerId: id }, () =>
+        this.docker.getContainer(id).inspect(),
+      ),
+    );
+    return (
+      info && {
         running: info.State.Running,
         status: info.State.Status,
         oomKilled: info.State.OOMKilled,
         exitCode: info.State.ExitCode,
-      };
-    } catch (error) {
-      if (isNotFound(error)) return undefined;
-      throw engineError(`inspect container ${id}`, error);
-    }
+      }
+    );
   }
 
   async removeContainer(id: string): Promise<void> {

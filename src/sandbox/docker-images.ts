@@ -2,7 +2,7 @@
 import type Docker from 'dockerode';
 import { Readable } from 'node:stream';
 import type { ImageSummary } from './container-client.js';
-import { engineError, isNotFound, unlessNotFound, type EngineCall } from './docker-engine-call.js';
+import { unlessNotFound, type EngineCall } from './docker-engine-call.js';
 
 export class DockerImages {
   constructor(
@@ -11,13 +11,10 @@ export class DockerImages {
   ) {}
 
   async labels(tag: string): Promise<Record<string, string> | undefined> {
-    try {
-      const info = await this.docker.getImage(tag).inspect();
-      return info.Config?.Labels ?? {};
-    } catch (error) {
-      if (isNotFound(error)) return undefined;
-      throw engineError(`inspect image ${tag}`, error);
-    }
+    const info = await unlessNotFound(
+      this.call('inspect image', { tag }, () => this.docker.getImage(tag).inspect()),
+    );
+    return info && (info.Config?.Labels ?? {});
   }
 
   async build(
@@ -61,13 +58,10 @@ export class DockerImages {
   }
 
   async inspect(tag: string): Promise<ImageSummary | undefined> {
-    try {
-      const info = await this.docker.getImage(tag).inspect();
-      return imageSummary(info);
-    } catch (error) {
-      if (isNotFound(error)) return undefined;
-      throw engineError(`inspect image ${tag}`, error);
-    }
+    const info = await unlessNotFound(
+      this.call('inspect image', { tag }, () => this.docker.getImage(tag).inspect()),
+    );
+    return info && imageSummary(info);
   }
 
   async list(labelFilter: string[]): Promise<ImageSummary[]> {

@@ -322,7 +322,7 @@ export class Controller {
     const environments = [...this.environments.values()];
     this.environments.clear();
     await Promise.allSettled([
-      this.pool?.close(),
+      ...[...this.pools.values()].map((pool) => pool.close()),
       ...environments.map((environment) => environment.destroyNow()),
     ]);
     await reapOrphans(this.client, (labels) => labels[LABEL_CONTROLLER] === this.identity.id).catch(

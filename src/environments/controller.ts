@@ -1,134 +1,35 @@
-import { placeSources, type PlacedSource } from '../config/sources.js';
+import type { PlacedSource } from '../config/sources.js';
 import { UserError } from '../errors/index.js';
 import type { Hook } from '../policies/hook.js';
 import { HookRunner } from '../policies/runner.js';
-import { hookboxHome } from '../paths.js';
 import { AuditLog, auditLogPath } from '../record/audit-log.js';
-import { defaultLogger, type Logger } from '../record/logger.js';
+import type { Logger } from '../record/logger.js';
 import type { ContainerClient } from '../sandbox/container-client.js';
-import { DockerContainerClient } from '../sandbox/docker-container-client.js';
-import { ensureEngine } from '../sandbox/engine.js';
-import { ensureImage, type BuildProgress } from '../sandbox/image.js';
-import { parseNetworkOptions, type Allowlist } from '../network/allowlist.js';
+import type { Allowlist } from '../network/allowlist.js';
 import type { EgressRecord } from '../network/egress-record.js';
-import { EnvironmentEgress, type EgressSettings } from '../network/environment-egress.js';
-import { socketRootOf } from '../network/socket-folders.js';
-import { Sandbox, volumeName, type ControllerIdentity } from '../sandbox/sandbox.js';
-import { checkRuntimeName, SANDBOX_DEFAULTS } from '../sandbox/sandbox-options.js';
-import { z } from 'zod';
-import { DEFAULT_VOCABULARY, VOCABULARIES, type VocabularyId } from '../tools/registry.js';
+import type { EgressSettings } from '../network/environment-egress.js';
+import type { Sandbox, ControllerIdentity } from '../sandbox/sandbox.js';
+import type { VocabularyId } from '../tools/registry.js';
 import type { ToolRunSettings } from '../tools/tool-definition.js';
-import { EMPTY_HOOKS_CONFIG, type HooksConfig } from '../config/hooks-config.js';
-import { Environment, hooksConfigOf, hooksJsonOf } from './environment.js';
-import { ENVIRONMENT_DEFAULTS, type EnvironmentOptions } from './environment-options.js';
-import { SqliteStateAdapter } from '../state/sqlite-state-adapter.js';
+import type { HooksConfig } from '../config/hooks-config.js';
+import { Environment } from './environment.js';
+import type { EnvironmentOptions } from './environment-options.js';
 import { PostgresStateStore } from '../state/postgres-state-store.js';
 import type { ControllerStateStore, EnvironmentRow } from '../state/store.js';
-import { parseHooksConfig } from '../config/hooks-config.js';
-import { LABEL_CONTROLLER, LABEL_ENVIRONMENT } from '../sandbox/labels.js';
-import {
-  liveEnvironmentIds,
-  ownerGone,
-  reapOrphans,
-  reapSocketFolders,
-  reapWorkspaceDisks,
-} from './reaper.js';
-import { diskRootOf } from '../sandbox/workspace-disk.js';
-import { pruneAuditLogs, type AuditRetention } from '../record/audit-retention.js';
-import { checkEnvironmentOptions } from './environment-options-schema.js';
-import { parseToolEnv } from './tool-env.js';
+import { LABEL_CONTROLLER } from '../sandbox/labels.js';
+import { reapOrphans } from './reaper.js';
 import { WarmPool, type WarmPoolOptions } from './warm-pool.js';
 import { Observers } from '../record/observations.js';
 import { newControllerId, newEnvironmentId } from './ids.js';
-import { Templates } from '../templates/templates.js';
 import { DEFAULT_TEMPLATE } from '../templates/template-image.js';
+import { defaultRuntime, type ControllerOptions } from './controller-options.js';
+import { reattachEnvironment } from './controller-restore.js';
+import { makeSandbox } from './controller-sandboxes.js';
+import { prepare } from './controller-start.js';
+import { createEnvironment } from './environment-creation.js';
+import type { Templates } from '../templates/templates.js';
 
-export interface ControllerOptions {
-  /** The container engine. @default a DockerContainerClient on the local Docker socket */
-  client?: ContainerClient;
-  logger?: Logger;
-  /** Folder for audit logs. @default $HOOKBOX_HOME or ~/.hookbox */
-  home?: string;
-  /**
-   * Start a Docker engine if none answers (installs Debian's docker.io where allowed).
-   * @default true
-   */
-  startEngine?: boolean;
-  /** Progress of a first-time image build, for a terminal. */
-  onProgress?: BuildProgress;
-  /**
-   * The operator's controller-side hooks and policies (`PolicyEnforcer` is one). They run before the
-   * sandbox gates, outside the sandbox, in this order. @default []
-   */
-  hooks?: readonly Hook[];
-  /** Keep hardened environments ready, so handing one out costs only the injection of sources. */
-  pool?: WarmPoolOptions;
-  /**
-   * Warm pools of other templates, by template name (`{ full: { size: 1 } }`); `pool` is the
-   * `default` template's. Each name must resolve at start (a shipped one is built then).
-   * @default {}
-   */
-  pools?: Record<string, WarmPoolOptions>;
-  /**
-   * Remove, at start, containers and volumes left by hookbox controllers that are gone (a process
-   * killed before it could clean up), except those a state file still lists for its controller to
-   * come back to. See docs/operations.md, Leftovers.
-   * @default true
-   */
-  reapOrphansOnStart?: boolean;
-  /**
-   * Also reap orphans every this many milliseconds while the controller runs (0: never).
-   * @default 0
-   */
-  reapIntervalMs?: number;
-  /**
-   * Remove audit logs past this retention each time orphans are reaped (at start and every
-   * `reapIntervalMs`); the logs of environments that still exist are kept. `hookbox serve` uses the
-   * defaults (30 days, 1024 MiB). @default none (audit logs are kept until `hookbox gc`)
-   */
-  auditRetention?: AuditRetention;
-  /**
-   * A SQLite file for durable state. With it, a restarted controller (clean or `kill -9`) finds its
-   * live environments again and re-attaches to them. @default none (state in memory only)
-   */
-  stateFile?: string;
-  /**
-   * PostgreSQL for durable state instead of a file (`postgres://…`): several controller replicas
-   * share it, and any of them serves an environment another made (docs/kubernetes.md, Several
-   * replicas). @default none
-   */
-  stateUrl?: string;
-  /**
-   * How environments with a `network.allowlist` reach out: extra CAs for hook requests' upstream
-   * TLS, the proxy sockets' folder, and (tests only) name overrides. See docs/network.md.
-   */
-  egress?: EgressSettings;
-  /**
-   * The OCI runtime of environments that do not name one in `sandbox.runtime` (and of the warm
-   * pool): `runsc` runs every sandbox under gVisor (docs/gvisor.md).
-   * @default $HOOKBOX_RUNTIME, else 'runc'
-   */
-  runtime?: string;
-  /**
-   * Use this sandbox image as it is, without checking or building it: the Kubernetes backend's
-   * registry reference (docs/kubernetes.md). @default the image built from this checkout
-   */
-  image?: string;
-  /**
-   * Keep each command handler's next process started ahead of its event (docs/gates.md, "Prestart
-   * and workers"); a handler can still opt out with `"prestart": false`. The environment variable
-   * `HOOKBOX_PRESTART=off` turns it off where this option is not given.
-   * @default true
-   */
-  prestartHooks?: boolean;
-  /**
-   * Whether files-API writes and deletes meet the sandbox gates and controller hooks as the
-   * vocabulary's write or delete tool (docs/environments.md, "Files and the gates"). Turn off only
-   * where the API's clients are trusted more than the model.
-   * @default true
-   */
-  filesApiGates?: boolean;
-}
+export type { ControllerOptions } from './controller-options.js';
 
 /**
  * The controller: owns environments, talks to the engine. `Controller.start()` makes sure an engine
@@ -141,23 +42,6 @@ export interface ControllerOptions {
  * await env.delete();
  * ```
  */
-/** The settings saved with an environment (saved state is read back through this schema). */
-const storedSettingsSchema = z.object({
-  vocabulary: z.enum(Object.keys(VOCABULARIES) as [VocabularyId, ...VocabularyId[]]),
-  timeoutMs: z.number().int().positive(),
-  outputCapBytes: z.number().int().positive(),
-  backgroundProcesses: z.boolean(),
-  env: z.record(z.string(), z.string()).optional(),
-});
-
-/** The controller's default runtime: its option, else $HOOKBOX_RUNTIME, else runc. */
-function defaultRuntime(option: string | undefined): string {
-  if (option !== undefined) return checkRuntimeName(option, 'runtime');
-  const fromEnv = process.env.HOOKBOX_RUNTIME;
-  if (fromEnv) return checkRuntimeName(fromEnv, 'HOOKBOX_RUNTIME');
-  return SANDBOX_DEFAULTS.runtime;
-}
-
 export class Controller {
   readonly identity: ControllerIdentity;
   /** Durable state, when the controller has a state file or a state URL. */
@@ -216,97 +100,31 @@ export class Controller {
     }
   }
 
-  private async makeSandbox(
+  private makeSandbox(
     environmentId: string,
     sources: PlacedSource[],
     options?: EnvironmentOptions['sandbox'],
     network?: { allowlist: Allowlist; onRecord: (record: EgressRecord) => void },
     image: string = this.image,
   ): Promise<Sandbox> {
-    // The way out first (the sandbox needs the relay's address); the sandbox then owns it.
-    const egress = network
-      ? await EnvironmentEgress.create({
-          client: this.client,
-          logger: this.logger,
-          controller: this.identity,
-          environmentId,
-          image: this.image,
-          allowlist: network.allowlist,
-          home: this.home,
-          settings: this.egressSettings,
-          onRecord: network.onRecord,
-        })
-      : undefined;
-    return Sandbox.create({
+    const maker = {
       client: this.client,
       logger: this.logger,
-      controller: this.identity,
-      environmentId,
-      image,
-      sources,
-      options: { ...options, runtime: options?.runtime ?? this.runtime },
-      ...(egress ? { network: egress } : {}),
-      diskRoot: diskRootOf(this.home),
-    });
+      identity: this.identity,
+      home: this.home,
+      image: this.image,
+      runtime: this.runtime,
+      egressSettings: this.egressSettings,
+    };
+    return makeSandbox(maker, environmentId, sources, options, network, image);
   }
 
   /** How networked environments reach out (set once, at start). */
   private egressSettings: EgressSettings | undefined;
 
   static async start(options: ControllerOptions = {}): Promise<Controller> {
-    const logger = options.logger ?? defaultLogger();
-    const client = options.client ?? new DockerContainerClient(logger);
-    if (options.startEngine ?? true) await ensureEngine(client, { quiet: true });
-    else await client.ping();
-    const image =
-      options.image ?? (await ensureImage(client, logger, { onProgress: options.onProgress }));
-    const state: ControllerStateStore | undefined = options.stateUrl
-      ? await PostgresStateStore.open(options.stateUrl)
-      : options.stateFile
-        ? new SqliteStateAdapter(options.stateFile)
-        : undefined;
-    const home = options.home ?? hookboxHome();
-    const templates = new Templates(client, logger, image, options.onProgress);
-    const pools = new Map<string, { image: string; options: WarmPoolOptions }>();
-    for (const [template, poolOptions] of Object.entries({
-      ...(options.pool ? { [DEFAULT_TEMPLATE]: options.pool } : {}),
-      ...options.pools,
-    }))
-      pools.set(template, {
-        image: await templates.resolve(template, `pool.${template}`),
-        options: poolOptions,
-      });
-    // Orphans: made by a controller that is gone, and not listed in this controller's state.
-    const reap = async () => {
-      const listed = new Set((await state?.environments())?.map((row) => row.id));
-      const reaped = await reapOrphans(client, (labels) => {
-        const environmentId = labels[LABEL_ENVIRONMENT] ?? '';
-        return !listed.has(environmentId) && ownerGone(labels);
-      });
-      const socketFolders = await reapSocketFolders(
-        client,
-        socketRootOf(home, options.egress?.socketDir),
-      );
-      const disks = await reapWorkspaceDisks(client, diskRootOf(home));
-      const auditLogs = options.auditRetention
-        ? pruneAuditLogs(home, options.auditRetention, await liveEnvironmentIds(client))
-        : [];
-      if (auditLogs.length > 0) logger.info({ auditLogs }, 'removed audit logs past retention');
-      if (
-        reaped.containers.length +
-          reaped.volumes.length +
-          reaped.networks.length +
-          socketFolders.length +
-          disks.length >
-        0
-      )
-        logger.info({ ...reaped, socketFolders, disks }, 'removed orphans of dead controllers');
-    };
-    // Leftovers are a clean-up, never a reason not to start (docs/operations.md, Leftovers).
-    if (options.reapOrphansOnStart ?? true)
-      await reap().catch((error: unknown) =>
-        logger.warn({ error: (error as Error).message }, 'reaping orphans at start failed'),
-      );
+    const { client, logger, home, image, state, templates, pools, reapPeriodically } =
+      await prepare(options);
     const controller = new Controller(
       client,
       logger,
@@ -323,14 +141,7 @@ export class Controller {
     controller.prestartHooks = options.prestartHooks ?? process.env.HOOKBOX_PRESTART !== 'off';
     controller.filesApiGates = options.filesApiGates ?? true;
     if (state) await controller.restore();
-    if (options.reapIntervalMs) {
-      controller.reaper = setInterval(() => {
-        reap().catch((error: unknown) =>
-          logger.warn({ error: (error as Error).message }, 'reaping orphans failed'),
-        );
-      }, options.reapIntervalMs);
-      controller.reaper.unref();
-    }
+    controller.reaper = reapPeriodically();
     return controller;
   }
 
@@ -367,143 +178,37 @@ export class Controller {
   private readonly adopting = new Map<string, Promise<void>>();
 
   /** Re-attaches to one listed environment; one whose container is gone is forgotten. */
-  private async reattachRow(row: EnvironmentRow): Promise<void> {
-    const container = await this.client.inspectContainer(row.container_id);
-    if (!container?.running) {
-      this.logger.warn(
-        { environmentId: row.id, containerId: row.container_id },
-        'environment lost while its controller was down',
-      );
-      if (container) await this.client.removeContainer(row.container_id).catch(() => {});
-      for (const role of ['workspace', 'agents', 'state'] as const) {
-        await this.client.removeVolume(volumeName(row.id, role)).catch(() => {});
-      }
-      await this.state!.deleteEnvironment(row.id);
-      return;
-    }
-    try {
-      const sandbox = await Sandbox.reattach({
+  private reattachRow(row: EnvironmentRow): Promise<void> {
+    return reattachEnvironment(
+      {
         client: this.client,
         logger: this.logger,
-        environmentId: row.id,
-        containerId: row.container_id,
-      });
-      const settings = storedSettingsSchema.parse(row.settings);
-      const gates = row.hooks_json === null ? EMPTY_HOOKS_CONFIG : parseHooksConfig(row.hooks_json);
-      const environment = this.adopt(sandbox, gates, settings.vocabulary, settings, {
-        tenant: row.tenant ?? null,
-      });
-      // Idle since its last use before the restart: the TTL counts from there.
-      const lastUsed = Date.parse(row.last_used);
-      if (Number.isFinite(lastUsed)) environment.lastUsedAt = lastUsed;
-      environment.recordEvent('reattached');
-      this.observers.emit({
-        kind: 'environment_created',
-        at: Date.now(),
-        environment_id: row.id,
-        duration_ms: 0,
-        source: 'reattached',
-      });
-      this.logger.info({ environmentId: row.id }, 're-attached to environment');
-    } catch (error) {
-      this.logger.warn(
-        { environmentId: row.id, error: (error as Error).message },
-        're-attaching failed; the environment stays listed',
-      );
-    }
+        state: this.state!,
+        observers: this.observers,
+        adopt: (...args) => this.adopt(...args),
+      },
+      row,
+    );
   }
 
   /**
    * Makes an environment. Sources and hooks.json are validated before any container is made; a
    * failure after that removes what was made and reports the original error.
    */
-  async createEnvironment(options: EnvironmentOptions = {}): Promise<Environment> {
-    checkEnvironmentOptions(options);
-    const startedAt = performance.now();
-    if (options.sandbox?.runtime !== undefined)
-      checkRuntimeName(options.sandbox.runtime, 'sandbox.runtime');
-    const sources = placeSources(options.sources ?? []);
-    const allowlist = parseNetworkOptions(options.network);
-    const gates = hooksConfigOf(sources, allowlist);
-    const template = options.template ?? DEFAULT_TEMPLATE;
-    const image = await this.templates.resolve(template);
-    const env = options.env === undefined ? undefined : parseToolEnv(options.env);
-    // Egress records go to the environment's audit log once it exists (no traffic comes before).
-    const early: EgressRecord[] = [];
-    let recordEgress: (record: EgressRecord) => void = (record) => early.push(record);
-    // A pooled environment has the default limits and no network; any other is made cold.
-    const pooled =
-      options.sandbox === undefined && !allowlist && options.usePool !== false
-        ? this.pools.get(template)?.take()
-        : undefined;
-    let sandbox: Sandbox;
-    if (pooled) {
-      try {
-        await pooled.injectSources(sources);
-      } catch (error) {
-        await pooled.destroy().catch(() => {});
-        throw error;
-      }
-      sandbox = pooled;
-    } else {
-      sandbox = await this.makeSandbox(
-        newEnvironmentId(),
-        sources,
-        options.sandbox,
-        allowlist ? { allowlist, onRecord: (record) => recordEgress(record) } : undefined,
-        image,
-      );
-    }
-    const environmentId = sandbox.environmentId;
-    const settings = {
-      timeoutMs: options.toolTimeoutMs ?? ENVIRONMENT_DEFAULTS.toolTimeoutMs,
-      outputCapBytes: options.outputCapBytes ?? ENVIRONMENT_DEFAULTS.outputCapBytes,
-      backgroundProcesses: options.backgroundProcesses ?? ENVIRONMENT_DEFAULTS.backgroundProcesses,
-      ...(env ? { env } : {}),
-    };
-    const vocabulary = options.vocabulary ?? DEFAULT_VOCABULARY;
-    try {
-      // A networked environment is not kept across restarts: its secrets live only in this process.
-      if (!allowlist)
-        await this.state?.saveEnvironment({
-          id: environmentId,
-          container_id: sandbox.containerId,
-          created: new Date().toISOString(),
-          settings: { ...settings, vocabulary, template, sandbox: options.sandbox ?? null },
-          hooks_json: hooksJsonOf(sources),
-          last_used: new Date().toISOString(),
-          tenant: options.tenant ?? null,
-        });
-      const environment = this.adopt(sandbox, gates, vocabulary, settings, {
-        tenant: options.tenant ?? null,
-        pooled: pooled !== undefined,
-      });
-      environment.recordEvent('created');
-      recordEgress = (record) => environment.recordEgress(record);
-      early.forEach(recordEgress);
-      if (this.hookRunner) {
-        const started = await this.hookRunner.onEnvironmentStart({
-          environmentId,
-          store: environment.store,
-        });
-        environment.recordLifecycle(started.records);
-      }
-      this.observers.emit({
-        kind: 'environment_created',
-        at: Date.now(),
-        environment_id: environmentId,
-        duration_ms: performance.now() - startedAt,
-        source: pooled ? 'pool' : 'cold',
-      });
-      return environment;
-    } catch (error) {
-      // Anything failing after the container exists (the audit log's folder, a lifecycle hook):
-      // remove what was made, then report the original error.
-      this.environments.delete(environmentId);
-      await this.state?.deleteEnvironment(environmentId).catch(() => {});
-      await sandbox.destroy().catch(() => {});
-      throw error;
-    }
+  createEnvironment(options: EnvironmentOptions = {}): Promise<Environment> {
+    return createEnvironment(
+      {
+        templates: this.templates,
+        pools: this.pools,
+        state: this.state,
+        hookRunner: this.hookRunner,
+        observers: this.observers,
+        makeSandbox: (...args) => this.makeSandbox(...args),
+        adopt: (...args) => this.adopt(...args),
+        forget: (id) => this.environments.delete(id),
+      },
+      options,
+    );
   }
 
   /** Wraps a sandbox as a live environment of this controller. */
@@ -617,7 +322,7 @@ export class Controller {
     const environments = [...this.environments.values()];
     this.environments.clear();
     await Promise.allSettled([
-      this.pool?.close(),
+      ...[...this.pools.values()].map((pool) => pool.close()),
       ...environments.map((environment) => environment.destroyNow()),
     ]);
     await reapOrphans(this.client, (labels) => labels[LABEL_CONTROLLER] === this.identity.id).catch(

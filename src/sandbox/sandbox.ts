@@ -1,86 +1,21 @@
 import type { PlacedSource } from '../config/sources.js';
-import { SystemError, UserError } from '../errors/index.js';
+import { SystemError } from '../errors/index.js';
 import type { Logger } from '../record/logger.js';
 import { AgentConnection, type AgentEvent } from './agent-connection.js';
-import type { ContainerClient, SandboxContainerSpec } from './container-client.js';
+import type { ContainerClient } from './container-client.js';
+import { LABEL_ENVIRONMENT, LABEL_ROLE, LABEL_WORKSPACE_DISK } from './labels.js';
 import {
-  LABEL_ENVIRONMENT,
-  LABEL_ROLE,
-  LABEL_WORKSPACE_DISK,
-  ownershipLabels,
-  type ResourceRole,
-} from './labels.js';
-import { removeWorkspaceDisk, removeWorkspaceDiskAt, workspaceDiskFor } from './workspace-disk.js';
-import {
-  AGENT_CAPABILITIES,
-  IPC_SYSCTLS,
-  SANDBOX_DEFAULTS,
-  SANDBOX_PATHS,
-  type SandboxOptions,
-} from './sandbox-options.js';
+  AGENT_READY_TIMEOUT_MS,
+  createSandbox,
+  type SandboxCreateParams,
+  type SandboxNetwork,
+} from './sandbox-create.js';
+import { VOLUME_ROLES, volumeName } from './sandbox-volumes.js';
+import { wireFiles } from './wire-sources.js';
+import { removeWorkspaceDiskAt } from './workspace-disk.js';
 
-/** The controller process that owns what it makes (labels), so orphans can be told apart. */
-export interface ControllerIdentity {
-  id: string;
-  pid: number;
-  /** The controller's state file, when it keeps one: environments listed there are not orphans. */
-  stateFile?: string;
-}
-
-/**
- * A network the sandbox joins instead of none: an environment's internal network and its way out
- * (src/network/environment-egress.ts). Once given to {@link Sandbox.create}, the sandbox owns it:
- * it is destroyed with the sandbox, or when creation fails.
- */
-export interface SandboxNetwork {
-  readonly networkName: string;
-  /** Environment variables of the container: where the proxy is. Nothing secret. */
-  readonly env: Record<string, string>;
-  destroy(): Promise<void>;
-}
-
-const AGENT_READY_TIMEOUT_MS = 30_000;
-
-/**
- * Sources as the agent's stream carries them: contents base64-encoded, so their size on the stream
- * never grows with JSON escaping (a file of control characters would grow sixfold). Content that is
- * not well-formed UTF-16 (a lone surrogate) has no UTF-8 form: refused, never replaced.
- */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-function wireFiles(sources: PlacedSource[]) {
-  return sources.map((source) => {
-    // Binary sources are base64 already and go byte for byte (docs/operations.md, Sources).
-    if (source.encoding === 'base64')
-      return {
-        area: source.area,
-        path: source.path,
-        content_b64: source.content,
-        executable: source.executable,
-      };
-    if (LONE_SURROGATE.test(source.content)) {
-      throw new UserError(
-        'invalid_sources',
-        `${source.absolutePath}: content holds a lone surrogate, which UTF-8 cannot encode`,
-        { details: { field: source.absolutePath } },
-      );
-    }
-    return {
-      area: source.area,
-      path: source.path,
-      content_b64: Buffer.from(source.content, 'utf8').toString('base64'),
-      executable: source.executable,
-    };
-  });
-}
-
-/** The volumes of an environment; with a workspace disk, only the last two. */
-const VOLUME_ROLES = ['workspace', 'agents', 'state'] as const;
-const AGENT_ROLES = ['agents', 'state'] as const;
-
-export function volumeName(environmentId: string, role: Exclude<ResourceRole, 'sandbox'>): string {
-  return `hookbox-${environmentId}-${role}`;
-}
+export type { ControllerIdentity, SandboxCreateParams, SandboxNetwork } from './sandbox-create.js';
+export { volumeName } from './sandbox-volumes.js';
 
 /**
  * One environment's container, its volumes (three; two when /workspace is a disk of its own) and
@@ -104,138 +39,20 @@ export class Sandbox {
     private readonly diskFolder?: string,
   ) {}
 
-  static async create(params: {
-    client: ContainerClient;
-    logger: Logger;
-    controller: ControllerIdentity;
-    environmentId: string;
-    image: string;
-    sources: PlacedSource[];
-    options?: SandboxOptions;
-    /** Join this network instead of none (and own it from now on). */
-    network?: SandboxNetwork;
-    /** Where workspace disks are made (`sandbox.diskMb`); without it, /workspace is a volume. */
-    diskRoot?: string;
-  }): Promise<Sandbox> {
-    const { client, logger, controller, environmentId } = params;
-    const options = { ...SANDBOX_DEFAULTS, ...params.options };
-    const runtime = options.runtime ?? SANDBOX_DEFAULTS.runtime;
-    const made: { volumes: string[]; containerId?: string; disk?: boolean } = { volumes: [] };
-    try {
-      const disk = await workspaceDiskFor(params.diskRoot, environmentId, options.diskMb, logger);
-      made.disk = disk !== undefined;
-      // With a disk, /workspace is a bind mount of its filesystem, not a Docker volume: a volume
-      // with mount options keeps a stale "active mounts" count across an engine restart with
-      // live-restore and then can never be removed (docs/security.md, "Workspace disk").
-      for (const role of disk ? AGENT_ROLES : VOLUME_ROLES) {
-        const name = volumeName(environmentId, role);
-        await client.createVolume(name, ownershipLabels(environmentId, role, controller));
-        made.volumes.push(name);
-      }
-      const spec: SandboxContainerSpec = {
-        name: `hookbox-${environmentId}`,
-        image: params.image,
-        labels: {
-          ...ownershipLabels(environmentId, 'sandbox', controller),
-          ...(disk ? { [LABEL_WORKSPACE_DISK]: disk.folder } : {}),
-        },
-        mounts: [
-          ...(disk
-            ? []
-            : [
-                {
-                  volume: volumeName(environmentId, 'workspace'),
-                  target: SANDBOX_PATHS.workspace,
-                  readOnly: false,
-                },
-              ]),
-          {
-            volume: volumeName(environmentId, 'agents'),
-            target: SANDBOX_PATHS.agents,
-            readOnly: true,
-          },
-          // The same gates, read-only, where a relative `.agents/...` from cwd /workspace points, so
-          // tool code cannot shadow them with files of its own.
-          {
-            volume: volumeName(environmentId, 'agents'),
-            target: SANDBOX_PATHS.agentsMirror,
-            readOnly: true,
-          },
-          {
-            volume: volumeName(environmentId, 'agents'),
-            target: SANDBOX_PATHS.agentsWritable,
-            readOnly: false,
-          },
-          {
-            volume: volumeName(environmentId, 'state'),
-            target: SANDBOX_PATHS.stateDir,
-            readOnly: false,
-          },
-        ],
-        ...(disk
-          ? {
-              bindMounts: [
-                { source: disk.mountPoint, target: SANDBOX_PATHS.workspace, readOnly: false },
-              ],
-            }
-          : {}),
-        // Docker leaves these two writable even with a read-only root (docs/contract.md §2). gVisor also mounts
-        // a writable tmpfs of its own at /tmp unless something is mounted there (docs/gvisor.md).
-        readOnlyTmpfs: [
-          '/dev/shm',
-          '/dev/mqueue',
-          ...(runtime !== 'runc' && !options.writableTmp ? ['/tmp'] : []),
-        ],
-        writableTmpfs: options.writableTmp
-          ? [{ target: '/tmp', sizeMb: options.writableTmpMb }]
-          : [],
-        memoryMb: options.memoryMb,
-        cpus: options.cpus,
-        pidsLimit: options.pidsLimit,
-        capabilities: AGENT_CAPABILITIES,
-        runtime,
-        network: params.network?.networkName ?? 'none',
-        sysctls: {
-          ...IPC_SYSCTLS,
-          // The internal network is IPv4 only; no link-local IPv6 path to the host's bridge.
-          ...(params.network ? { 'net.ipv6.conf.all.disable_ipv6': '1' } : {}),
-        },
-        ...(params.network
-          ? {
-              env: Object.entries(params.network.env).map(([name, value]) => `${name}=${value}`),
-            }
-          : {}),
-      };
-      made.containerId = await client.createContainer(spec);
-      const containerId = made.containerId;
-      const stdio = await client.attach(containerId);
-      const agent = new AgentConnection(stdio, logger, containerId);
-      await client.startContainer(containerId);
-      await agent.request('ping', {}, AGENT_READY_TIMEOUT_MS);
-      const sandbox = new Sandbox(
-        environmentId,
-        containerId,
-        agent,
-        client,
-        logger,
-        params.network,
-        disk?.folder,
-      );
-      await sandbox.injectSources(params.sources);
-      logger.info({ environmentId, containerId }, 'environment ready');
-      return sandbox;
-    } catch (error) {
-      logger.warn(
-        { environmentId, error: (error as Error).message },
-        'environment creation failed; removing what was made',
-      );
-      if (made.containerId) await client.removeContainer(made.containerId).catch(() => {});
-      for (const volume of made.volumes) await client.removeVolume(volume).catch(() => {});
-      if (made.disk && params.diskRoot)
-        await removeWorkspaceDisk(params.diskRoot, environmentId).catch(() => {});
-      await params.network?.destroy().catch(() => {});
-      throw error;
-    }
+  static create(params: SandboxCreateParams): Promise<Sandbox> {
+    return createSandbox(
+      params,
+      ({ containerId, agent, diskFolder }) =>
+        new Sandbox(
+          params.environmentId,
+          containerId,
+          agent,
+          params.client,
+          params.logger,
+          params.network,
+          diskFolder,
+        ),
+    );
   }
 
   /**

@@ -1,0 +1,104 @@
+// Making a sandbox: its volumes or disk, its container and agent; on failure, clean-up then rethrow.
+import type { PlacedSource } from '../config/sources.js';
+import type { Logger } from '../record/logger.js';
+import { AgentConnection } from './agent-connection.js';
+import type { ContainerClient } from './container-client.js';
+import { ownershipLabels } from './labels.js';
+import type { Sandbox } from './sandbox.js';
+import { sandboxContainerSpec } from './sandbox-container-spec.js';
+import { SANDBOX_DEFAULTS, type SandboxOptions } from './sandbox-options.js';
+import { AGENT_ROLES, VOLUME_ROLES, volumeName } from './sandbox-volumes.js';
+import { removeWorkspaceDisk, workspaceDiskFor } from './workspace-disk.js';
+
+/** The controller process that owns what it makes (labels), so orphans can be told apart. */
+export interface ControllerIdentity {
+  id: string;
+  pid: number;
+  /** The controller's state file, when it keeps one: environments listed there are not orphans. */
+  stateFile?: string;
+}
+
+/**
+ * A network the sandbox joins instead of none: an environment's internal network and its way out
+ * (src/network/environment-egress.ts). Once given to {@link Sandbox.create}, the sandbox owns it:
+ * it is destroyed with the sandbox, or when creation fails.
+ */
+export interface SandboxNetwork {
+  readonly networkName: string;
+  /** Environment variables of the container: where the proxy is. Nothing secret. */
+  readonly env: Record<string, string>;
+  destroy(): Promise<void>;
+}
+
+export const AGENT_READY_TIMEOUT_MS = 30_000;
+
+export interface SandboxCreateParams {
+  client: ContainerClient;
+  logger: Logger;
+  controller: ControllerIdentity;
+  environmentId: string;
+  image: string;
+  sources: PlacedSource[];
+  options?: SandboxOptions;
+  /** Join this network instead of none (and own it from now on). */
+  network?: SandboxNetwork;
+  /** Where workspace disks are made (`sandbox.diskMb`); without it, /workspace is a volume. */
+  diskRoot?: string;
+}
+
+/**
+ * Makes the sandbox's resources and wraps them with `wrap`, then places its sources; on any failure
+ * after the first resource exists, everything made so far is removed before the original error is
+ * rethrown.
+ */
+export async function createSandbox(
+  params: SandboxCreateParams,
+  wrap: (made: { containerId: string; agent: AgentConnection; diskFolder?: string }) => Sandbox,
+): Promise<Sandbox> {
+  const { client, logger, controller, environmentId } = params;
+  const options = { ...SANDBOX_DEFAULTS, ...params.options };
+  const runtime = options.runtime ?? SANDBOX_DEFAULTS.runtime;
+  const made: { volumes: string[]; containerId?: string; disk?: boolean } = { volumes: [] };
+  try {
+    const disk = await workspaceDiskFor(params.diskRoot, environmentId, options.diskMb, logger);
+    made.disk = disk !== undefined;
+    // With a disk, /workspace is a bind mount of its filesystem, not a Docker volume: a volume
+    // with mount options keeps a stale "active mounts" count across an engine restart with
+    // live-restore and then can never be removed (docs/security.md, "Workspace disk").
+    for (const role of disk ? AGENT_ROLES : VOLUME_ROLES) {
+      const name = volumeName(environmentId, role);
+      await client.createVolume(name, ownershipLabels(environmentId, role, controller));
+      made.volumes.push(name);
+    }
+    const spec = sandboxContainerSpec({
+      controller,
+      environmentId,
+      image: params.image,
+      options,
+      runtime,
+      disk,
+      network: params.network,
+    });
+    made.containerId = await client.createContainer(spec);
+    const containerId = made.containerId;
+    const stdio = await client.attach(containerId);
+    const agent = new AgentConnection(stdio, logger, containerId);
+    await client.startContainer(containerId);
+    await agent.request('ping', {}, AGENT_READY_TIMEOUT_MS);
+    const sandbox = wrap({ containerId, agent, ...(disk ? { diskFolder: disk.folder } : {}) });
+    await sandbox.injectSources(params.sources);
+    logger.info({ environmentId, containerId }, 'environment ready');
+    return sandbox;
+  } catch (error) {
+    logger.warn(
+      { environmentId, error: (error as Error).message },
+      'environment creation failed; removing what was made',
+    );
+    if (made.containerId) await client.removeContainer(made.containerId).catch(() => {});
+    for (const volume of made.volumes) await client.removeVolume(volume).catch(() => {});
+    if (made.disk && params.diskRoot)
+      await removeWorkspaceDisk(params.diskRoot, environmentId).catch(() => {});
+    await params.network?.destroy().catch(() => {});
+    throw error;
+  }
+}

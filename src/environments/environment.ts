@@ -330,16 +330,16 @@ export class Environment {
     const request = tool.request(args, this.settings);
     this.handlers.noteTool(
       tool.name,
-      typeof request.body.language === 'string' ? request.body.language : undefined,
+      request.op === 'run_code' ? request.body.language : undefined,
     );
     const live = liveOutputOf(request.op, callId, options);
-    const answer = await this.sandbox.request<Record<string, unknown>>(
+    const answer = await this.sandbox.request(
       request.op,
       withToolEnv(
         request.op,
         live ? { ...request.body, stream_output: true } : request.body,
         this.settings.env,
-      ),
+      ) as typeof request.body,
       request.answerTimeoutMs,
       live,
     );

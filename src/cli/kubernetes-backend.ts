@@ -1,5 +1,6 @@
 import { UserError } from '../errors/index.js';
 import { KubernetesContainerClient } from '../kubernetes/kubernetes-container-client.js';
+import { checkImageReference, checkNamespace } from '../kubernetes/object-names.js';
 import type { Logger } from '../record/logger.js';
 import { parseRuntimeClasses } from './commands/k8s.js';
 
@@ -23,8 +24,10 @@ export function kubernetesBackend(
       { details: { field: '--sandbox-image' } },
     );
   const client = new KubernetesContainerClient(logger, {
-    ...(options.namespace ? { namespace: options.namespace } : {}),
+    ...(options.namespace !== undefined
+      ? { namespace: checkNamespace('--namespace', options.namespace) }
+      : {}),
     runtimeClasses: parseRuntimeClasses(options.runtimeClass),
   });
-  return { client, image: options.sandboxImage };
+  return { client, image: checkImageReference('--sandbox-image', options.sandboxImage) };
 }

@@ -34,9 +34,11 @@ export async function runGates(options: {
   onRecord: (record: HookRecord) => void;
 }): Promise<GateOutcome> {
   const { call, context, vocabulary } = options;
+  // Each rewrite is resolved once, here; the one the call runs as is taken from this map.
+  const resolvedOf = new Map<ToolCall, ReturnType<typeof resolveToolCall>>();
   const validate = (candidate: ToolCall) => {
     try {
-      resolveToolCall(candidate, vocabulary);
+      resolvedOf.set(candidate, resolveToolCall(candidate, vocabulary));
       return candidate;
     } catch (error) {
       return { error: (error as Error).message };
@@ -54,7 +56,12 @@ export async function runGates(options: {
     blocked: pre.blocked,
     reason: pre.reason,
     call: pre.call,
-    resolved: pre.call === call ? options.resolved : resolveToolCall(pre.call, vocabulary),
+    // A rewritten call came through `validate` (the hook engine runs no other rewrite); resolving
+    // it again is only a fallback.
+    resolved:
+      pre.call === call
+        ? options.resolved
+        : (resolvedOf.get(pre.call) ?? resolveToolCall(pre.call, vocabulary)),
     records: pre.records,
     additionalContext: pre.additionalContext,
   };

@@ -1,48 +1,34 @@
-import { timingSafeEqual } from 'node:crypto';
-import { promises as dns } from 'node:dns';
-import { chmodSync, readFileSync, rmSync } from 'node:fs';
-import {
-  createServer,
-  request as httpRequest,
-  type IncomingHttpHeaders,
-  type IncomingMessage,
-  type OutgoingHttpHeaders,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
-import { connect as netConnect, isIP, type Socket } from 'node:net';
+import { chmodSync, rmSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import {
-  checkServerIdentity,
-  connect as tlsConnect,
-  createSecureContext,
-  rootCertificates,
-  type SecureContext,
-} from 'node:tls';
 import type { Logger } from '../record/logger.js';
-import { refusalFor, type AddressPolicyExtras } from './addresses.js';
-import { normalizeHostName, type Allowlist, type AllowlistEntry } from './allowlist.js';
+import type { AddressPolicyExtras } from './addresses.js';
+import type { Allowlist } from './allowlist.js';
+import { forwardRequest } from './egress-forward.js';
 import type { EgressRecord } from './egress-record.js';
+import { Recorder } from './egress-recorder.js';
+import { refuseResponse, refuseSocket, type Refusal } from './egress-refusal.js';
+import { openUpstream, upstreamFailureRule, type Upstream } from './egress-upstream.js';
+import {
+  HOOK_TOKEN_HEADER,
+  parseAuthority,
+  tokenMatches,
+  vetTarget,
+  withoutBrackets,
+  type EgressTesting,
+  type Resolver,
+  type Vetted,
+} from './egress-vetting.js';
 
-/** Resolves a name to all its addresses (default: `dns.lookup` with `all: true`). */
-export type Resolver = (name: string) => Promise<string[]>;
-
-export const defaultResolver: Resolver = async (name) =>
-  (await dns.lookup(name, { all: true, verbatim: true })).map((entry) => entry.address);
-
-/**
- * Name overrides for tests. **Test configuration only**: production controllers leave it unset.
- */
-export interface EgressTesting {
-  /** Name → addresses, used instead of DNS. The addresses are vetted like any DNS answer. */
-  hosts?: Record<string, string[]>;
-  /**
-   * Name → address, used instead of DNS and exempt from the address rules: the test's own servers
-   * run on this machine (loopback), which the proxy otherwise refuses. Still subject to the
-   * allowlist; a raw IP target is never exempt.
-   */
-  trustedUpstreams?: Record<string, string | string[]>;
-}
+export { RULE_HEADER } from './egress-refusal.js';
+export { CONNECT_TIMEOUT_CODE } from './egress-upstream.js';
+export {
+  defaultResolver,
+  HOOK_TOKEN_HEADER,
+  type EgressTesting,
+  type Resolver,
+} from './egress-vetting.js';
 
 export interface EgressProxyOptions {
   environmentId: string;
@@ -69,148 +55,8 @@ export interface EgressProxyOptions {
   onRecord?: (record: EgressRecord) => void;
 }
 
-export const HOOK_TOKEN_HEADER = 'x-hookbox-hook-token';
-/** Set on every answer the proxy itself gives (refusals, failures), so a client can tell them from the upstream's. */
-export const RULE_HEADER = 'x-hookbox-egress-rule';
-
-/** Headers that belong to one hop and are never forwarded. */
-const HOP_HEADERS = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'proxy-authorization',
-  'proxy-authenticate',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-]);
-
-interface Refusal {
-  status: number;
-  rule: string;
-  detail: string;
-}
-
-interface Vetted {
-  host: string;
-  entry: AllowlistEntry;
-  addresses: string[];
-}
-
-let systemCaCache: string[] | undefined;
-/** TLS contexts for hook upstreams by their extra CAs, shared by every proxy that trusts the same. */
-const secureContexts = new Map<string, SecureContext>();
-
-/** The system's CA bundle (Debian's path) or, without one, Node's bundled roots. */
-function systemCas(): string[] {
-  if (!systemCaCache) {
-    try {
-      systemCaCache = [readFileSync('/etc/ssl/certs/ca-certificates.crt', 'utf8')];
-    } catch {
-      systemCaCache = [...rootCertificates];
-    }
-  }
-  return systemCaCache;
-}
-
-function forwardHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
-  const connectionTokens = String(headers.connection ?? '')
-    .split(',')
-    .map((token) => token.trim().toLowerCase())
-    .filter(Boolean);
-  const out: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue;
-    const lower = name.toLowerCase();
-    if (HOP_HEADERS.has(lower) || connectionTokens.includes(lower)) continue;
-    if (lower.startsWith('proxy-') || lower.startsWith('x-hookbox-')) continue;
-    out[lower] = value;
-  }
-  return out;
-}
-
-function tokenMatches(given: string | string[] | undefined, expected: string): boolean {
-  if (typeof given !== 'string') return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-/** `host:port` of a CONNECT request; the host normalised the way a URL parser would. */
-function parseAuthority(authority: string): { host: string; port: number } | undefined {
-  const match = /^(\[[0-9a-fA-F:.]+\]|[^:[\]/@\s]+):(\d{1,5})$/.exec(authority);
-  if (!match) return undefined;
-  const port = Number(match[2]);
-  if (port < 1 || port > 65535) return undefined;
-  try {
-    const host = new URL(`http://${match[1]}`).hostname;
-    return { host, port };
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The code of an upstream that did not answer in time (connect or TLS handshake): a network failure
- * of that address, so the next address is tried (docs/network.md, Egress proxy).
- */
-export const CONNECT_TIMEOUT_CODE = 'ECONNECT_TIMEOUT';
-
-/** Whether an error code is a TLS failure (a certificate, a handshake), not a network one. */
-function isTlsFailure(code: string | undefined): boolean {
-  return (
-    code !== undefined &&
-    code !== '' &&
-    (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || !code.startsWith('E'))
-  );
-}
-
-function withoutBrackets(host: string): string {
-  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
-}
-
-/** Answer text of a refusal: names the target, the rule and why. */
-function refusalText(target: string, refusal: Refusal): string {
-  const what = refusal.status === 502 ? 'could not reach' : 'refused';
-  return `hookbox egress proxy ${what} ${target}: rule "${refusal.rule}": ${refusal.detail}\n`;
-}
-
-function reasonPhrase(refusal: Refusal): string {
-  return refusal.status === 403
-    ? `Forbidden by hookbox egress rule ${refusal.rule}`
-    : refusal.status === 400
-      ? `Bad Request (hookbox egress rule ${refusal.rule})`
-      : `Bad Gateway (hookbox egress: ${refusal.rule})`;
-}
-
-class Recorder {
-  private done = false;
-  private readonly started = performance.now();
-  readonly record: EgressRecord;
-
-  constructor(
-    private readonly emit: (record: EgressRecord) => void,
-    base: Pick<EgressRecord, 'environment_id' | 'form' | 'method' | 'target'>,
-  ) {
-    this.record = {
-      ...base,
-      decision: 'allowed',
-      rule: '',
-      bytes_out: 0,
-      bytes_in: 0,
-      duration_ms: 0,
-    };
-  }
-
-  finish(fields: Partial<EgressRecord> = {}): void {
-    if (this.done) return;
-    this.done = true;
-    Object.assign(this.record, fields);
-    this.record.duration_ms = Math.round((performance.now() - this.started) * 10) / 10;
-    this.emit(this.record);
-  }
-}
+/** {@link EgressProxyOptions.idleTimeoutMs} unless set. */
+const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
 
 /**
  * One environment's egress proxy: an HTTP forward proxy that lets through only what the
@@ -257,7 +103,7 @@ export class EgressProxy {
     });
     this.server.on('upgrade', (request: IncomingMessage, socket: Duplex) => {
       const recorder = this.recorder('invalid', request.method ?? '?', request.url ?? '?');
-      this.refuseSocket(socket, recorder, request.url ?? '?', {
+      refuseSocket(socket, recorder, request.url ?? '?', {
         status: 400,
         rule: 'bad-request',
         detail: 'protocol upgrades are not forwarded; use CONNECT',
@@ -265,7 +111,7 @@ export class EgressProxy {
     });
     this.server.on('clientError', (error: Error, socket: Duplex) => {
       const recorder = this.recorder('invalid', '?', '?');
-      this.refuseSocket(socket, recorder, 'request', {
+      refuseSocket(socket, recorder, 'request', {
         status: 400,
         rule: 'bad-request',
         detail: `malformed request (${error.message})`,
@@ -317,18 +163,6 @@ export class EgressProxy {
     return this.options.environmentId;
   }
 
-  /** The trusted CAs for hook upstreams, parsed once (per connection it would cost ~20 ms). */
-  private upstreamContext(): SecureContext {
-    const extra = this.options.caCerts ?? [];
-    const key = extra.join('\n');
-    let context = secureContexts.get(key);
-    if (!context) {
-      context = createSecureContext({ ca: [...systemCas(), ...extra] });
-      secureContexts.set(key, context);
-    }
-    return context;
-  }
-
   /** Swaps the allowlist; connections already open keep going. */
   setAllowlist(allowlist: Allowlist): void {
     this.allowlist = allowlist;
@@ -348,170 +182,12 @@ export class EgressProxy {
         else this.options.logger?.info(record, 'egress');
         this.options.onRecord?.(record);
       },
-      { environment_id: this.options.environmentId, form, method, target },
+      { environment_id: this.options.environmentId, form, method, target: recordedTarget(target) },
     );
   }
 
-  /** Allowlist, resolution, address rules: the vetted addresses, or the rule that refuses. */
-  private async vet(rawHost: string): Promise<Vetted | Refusal> {
-    const bare = withoutBrackets(rawHost);
-    if (isIP(bare)) {
-      const entry = this.allowlist.match(bare);
-      if (!entry)
-        return {
-          status: 403,
-          rule: 'raw-ip',
-          detail: `${bare} is an IP address; raw IP targets need an allowlist entry that names the address`,
-        };
-      const refusal = refusalFor(bare, this.options.addressPolicy);
-      if (refusal)
-        return { status: 403, rule: refusal.rule, detail: `${bare} is ${refusal.description}` };
-      return { host: bare, entry, addresses: [bare] };
-    }
-    const host = normalizeHostName(bare);
-    if (!host)
-      return {
-        status: 400,
-        rule: 'bad-target',
-        detail: `${JSON.stringify(bare)} is not a host name`,
-      };
-    const entry = this.allowlist.match(host);
-    if (!entry)
-      return {
-        status: 403,
-        rule: 'allowlist',
-        detail: `${host} is not in this environment's network.allowlist`,
-      };
-    const own = <T>(map: Record<string, T> | undefined): T | undefined =>
-      map && Object.hasOwn(map, host) ? map[host] : undefined;
-    const trusted = own(this.options.testing?.trustedUpstreams);
-    if (trusted !== undefined)
-      return { host, entry, addresses: Array.isArray(trusted) ? trusted : [trusted] };
-    let addresses: string[];
-    try {
-      addresses =
-        own(this.options.testing?.hosts) ?? (await (this.options.resolve ?? defaultResolver)(host));
-    } catch (error) {
-      return {
-        status: 502,
-        rule: 'dns',
-        detail: `${host} could not be resolved (${(error as { code?: string }).code ?? (error as Error).message})`,
-      };
-    }
-    if (addresses.length === 0)
-      return { status: 502, rule: 'dns', detail: `${host} has no addresses` };
-    // Every answer must pass: a name that also points inside is refused outright.
-    for (const address of addresses) {
-      const refusal = refusalFor(address, this.options.addressPolicy);
-      if (refusal)
-        return {
-          status: 403,
-          rule: refusal.rule,
-          detail: `${host} resolves to ${address}, ${refusal.description}`,
-        };
-    }
-    return { host, entry, addresses };
-  }
-
-  /** Connects to the first vetted address that answers (TLS when `servername` is given). */
-  private async openUpstream(
-    vetted: Vetted,
-    port: number,
-    secure: boolean,
-  ): Promise<{ socket: Socket; address: string }> {
-    const timeoutMs = this.options.connectTimeoutMs ?? 10_000;
-    let lastError: Error | undefined;
-    for (const address of vetted.addresses) {
-      try {
-        const socket = await new Promise<Socket>((resolve, reject) => {
-          const socket = secure
-            ? tlsConnect({
-                host: address,
-                port,
-                ...(isIP(vetted.host) ? {} : { servername: vetted.host }),
-                secureContext: this.upstreamContext(),
-                checkServerIdentity: (_name, certificate) =>
-                  checkServerIdentity(vetted.host, certificate),
-                ALPNProtocols: ['http/1.1'],
-              })
-            : netConnect({ host: address, port });
-          const timer = setTimeout(() => {
-            socket.destroy();
-            reject(
-              Object.assign(new Error(`no connection within ${timeoutMs} ms`), {
-                code: CONNECT_TIMEOUT_CODE,
-              }),
-            );
-          }, timeoutMs);
-          socket.once(secure ? 'secureConnect' : 'connect', () => {
-            clearTimeout(timer);
-            socket.removeAllListeners('error');
-            resolve(socket);
-          });
-          socket.once('error', (error) => {
-            clearTimeout(timer);
-            socket.destroy();
-            reject(error);
-          });
-        });
-        return { socket, address };
-      } catch (error) {
-        lastError = error as Error;
-        const code = (error as { code?: string }).code ?? '';
-        // A certificate problem is the upstream's, not the address's: do not try the next one.
-        if (isTlsFailure(code)) throw lastError;
-      }
-    }
-    throw lastError ?? new Error('no address');
-  }
-
-  private refuseSocket(socket: Duplex, recorder: Recorder, target: string, refusal: Refusal): void {
-    const body = refusalText(target, refusal);
-    if (socket.writable) {
-      socket.end(
-        `HTTP/1.1 ${refusal.status} ${reasonPhrase(refusal)}\r\n` +
-          `Content-Type: text/plain; charset=utf-8\r\n` +
-          `${RULE_HEADER}: ${refusal.rule}\r\n` +
-          `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-          `Connection: close\r\n\r\n${body}`,
-      );
-    }
-    socket.on('error', () => {});
-    setTimeout(() => socket.destroy(), 1000).unref();
-    recorder.finish({
-      decision: refusal.status === 502 ? 'failed' : 'refused',
-      rule: refusal.rule,
-      detail: refusal.detail,
-      status: refusal.status,
-    });
-  }
-
-  private refuseResponse(
-    response: ServerResponse,
-    recorder: Recorder,
-    target: string,
-    refusal: Refusal,
-    fields: Partial<EgressRecord> = {},
-  ): void {
-    const body = refusalText(target, refusal);
-    if (!response.headersSent) {
-      response.writeHead(refusal.status, reasonPhrase(refusal), {
-        'content-type': 'text/plain; charset=utf-8',
-        [RULE_HEADER]: refusal.rule,
-        'content-length': Buffer.byteLength(body),
-        connection: 'close',
-      });
-      response.end(body);
-    } else {
-      response.destroy();
-    }
-    recorder.finish({
-      ...fields,
-      decision: refusal.status === 502 ? 'failed' : 'refused',
-      rule: refusal.rule,
-      detail: refusal.detail,
-      status: refusal.status,
-    });
+  private vet(rawHost: string): Promise<Vetted | Refusal> {
+    return vetTarget(rawHost, this.allowlist, this.options);
   }
 
   private async onConnect(request: IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
@@ -520,7 +196,7 @@ export class EgressProxy {
     client.on('error', () => {});
     const parsed = parseAuthority(authority);
     if (!parsed) {
-      this.refuseSocket(client, recorder, authority, {
+      refuseSocket(client, recorder, authority, {
         status: 400,
         rule: 'bad-target',
         detail: 'CONNECT needs host:port',
@@ -531,20 +207,18 @@ export class EgressProxy {
     recorder.record.target = target;
     const vetted = await this.vet(parsed.host);
     if (!('entry' in vetted)) {
-      this.refuseSocket(client, recorder, target, vetted);
+      refuseSocket(client, recorder, target, vetted);
       return;
     }
-    let upstream: { socket: Socket; address: string };
+    let upstream: Upstream;
     try {
-      upstream = await this.openUpstream(vetted, parsed.port, false);
+      upstream = await openUpstream(vetted, parsed.port, false, this.options);
     } catch (error) {
-      this.refuseSocket(client, recorder, target, {
+      const code = (error as { code?: string }).code;
+      refuseSocket(client, recorder, target, {
         status: 502,
-        rule:
-          (error as { code?: string }).code === CONNECT_TIMEOUT_CODE
-            ? 'upstream-timeout'
-            : 'upstream-unreachable',
-        detail: `could not connect to ${target} (${vetted.addresses.join(', ')}): ${(error as { code?: string }).code ?? (error as Error).message}`,
+        rule: upstreamFailureRule(code, false),
+        detail: `could not connect to ${target} (${vetted.addresses.join(', ')}): ${code ?? (error as Error).message}`,
       });
       return;
     }
@@ -559,7 +233,7 @@ export class EgressProxy {
       return;
     }
     this.sockets.add(socket);
-    const idle = this.options.idleTimeoutMs ?? 300_000;
+    const idle = this.options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     socket.setTimeout(idle, () => socket.destroy());
     let bytesOut = head.length;
     let bytesIn = 0;
@@ -602,7 +276,7 @@ export class EgressProxy {
       raw.slice(0, 200),
     );
     if (!url) {
-      this.refuseResponse(response, recorder, raw.slice(0, 200) || 'request', {
+      refuseResponse(response, recorder, raw.slice(0, 200) || 'request', {
         status: 400,
         rule: 'not-a-proxy-request',
         detail:
@@ -615,7 +289,7 @@ export class EgressProxy {
     const target = `${withoutBrackets(host)}:${port}${url.pathname}`;
     recorder.record.target = target;
     if (hook && !tokenMatches(request.headers[HOOK_TOKEN_HEADER], this.options.hookToken)) {
-      this.refuseResponse(response, recorder, target, {
+      refuseResponse(response, recorder, target, {
         status: 403,
         rule: 'hook-form',
         detail:
@@ -625,22 +299,17 @@ export class EgressProxy {
     }
     const vetted = await this.vet(host);
     if (!('entry' in vetted)) {
-      this.refuseResponse(response, recorder, target, vetted);
+      refuseResponse(response, recorder, target, vetted);
       return;
     }
-    let upstream: { socket: Socket; address: string };
+    let upstream: Upstream;
     try {
-      upstream = await this.openUpstream(vetted, port, hook);
+      upstream = await openUpstream(vetted, port, hook, this.options);
     } catch (error) {
       const code = (error as { code?: string }).code;
-      this.refuseResponse(response, recorder, target, {
+      refuseResponse(response, recorder, target, {
         status: 502,
-        rule:
-          code === CONNECT_TIMEOUT_CODE
-            ? 'upstream-timeout'
-            : hook && isTlsFailure(code)
-              ? 'upstream-tls'
-              : 'upstream-unreachable',
+        rule: upstreamFailureRule(code, hook),
         detail: `could not connect to ${withoutBrackets(host)}:${port} (${vetted.addresses.join(', ')}): ${code ? `${code}: ` : ''}${(error as Error).message}`,
       });
       return;
@@ -652,77 +321,22 @@ export class EgressProxy {
     }
     this.sockets.add(upstream.socket);
     upstream.socket.on('close', () => this.sockets.delete(upstream.socket));
-    const headers: OutgoingHttpHeaders = forwardHeaders(request.headers);
-    headers.host = url.host;
-    const injected: string[] = [];
-    if (hook) {
-      for (const [name, value] of Object.entries(vetted.entry.transform ?? {})) {
-        for (const existing of Object.keys(headers))
-          if (existing.toLowerCase() === name.toLowerCase()) delete headers[existing];
-        headers[name] = value;
-        injected.push(name);
-      }
-    }
-    const fields: Partial<EgressRecord> = {
-      rule: vetted.entry.domain,
-      upstream: `${upstream.address}:${port}`,
-      ...(injected.length > 0 ? { injected_headers: injected } : {}),
-    };
-    const idle = this.options.idleTimeoutMs ?? 300_000;
-    let bytesOut = 0;
-    let bytesIn = 0;
-    const outgoing = httpRequest({
-      method,
-      path: `${url.pathname}${url.search}`,
-      headers,
-      setHost: false,
-      // No agent: the request runs on the connection made to the vetted address, nothing else.
-      createConnection: () => upstream.socket,
-    });
-    outgoing.setTimeout(idle, () => outgoing.destroy(new Error('idle timeout')));
-    const abandon = () => {
-      if (!response.writableFinished) {
-        outgoing.destroy();
-        upstream.socket.destroy();
-        recorder.finish({
-          ...fields,
-          bytes_out: bytesOut,
-          bytes_in: bytesIn,
-          detail: 'client closed the connection',
-        });
-      }
-    };
-    response.on('close', abandon);
-    outgoing.on('error', (error) => {
-      upstream.socket.destroy();
-      this.refuseResponse(
-        response,
-        recorder,
-        target,
-        {
-          status: 502,
-          rule: 'upstream-failed',
-          detail: `${withoutBrackets(host)}:${port} failed: ${(error as { code?: string }).code ?? error.message}`,
-        },
-        { ...fields, bytes_out: bytesOut, bytes_in: bytesIn },
-      );
-    });
-    outgoing.on('response', (answer) => {
-      const answerHeaders = forwardHeaders(answer.headers);
-      response.writeHead(answer.statusCode ?? 502, answer.statusMessage, answerHeaders);
-      answer.on('data', (chunk: Buffer) => (bytesIn += chunk.length));
-      answer.pipe(response);
-      answer.on('end', () =>
-        recorder.finish({
-          ...fields,
-          status: answer.statusCode,
-          bytes_out: bytesOut,
-          bytes_in: bytesIn,
-        }),
-      );
-      answer.on('error', () => response.destroy());
-    });
-    request.on('data', (chunk: Buffer) => (bytesOut += chunk.length));
-    request.pipe(outgoing);
+    forwardRequest(
+      request,
+      response,
+      recorder,
+      vetted,
+      upstream,
+      { url, method, port, hook, target },
+      this.options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+    );
   }
+}
+
+/**
+ * A target as records keep it: without a query or fragment (a secret in a query string must not
+ * reach the audit log or pino, docs/network.md) and at most 200 characters.
+ */
+export function recordedTarget(target: string): string {
+  return target.replace(/[?#][\s\S]*$/, '').slice(0, 200);
 }

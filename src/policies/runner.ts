@@ -1,5 +1,5 @@
 import { UserError } from '../errors/errors.js';
-import type { HookOutcome, HookRecord } from '../record/types.js';
+import type { HookRecord } from '../record/types.js';
 import type { ToolCall, ToolResult } from '../tools/types.js';
 import {
   lifecycleRecord,
@@ -14,72 +14,35 @@ import type {
   InteractionScope,
   ToolCallScope,
 } from './hook-context.js';
-import { HOOK_EVENT_NAMES, type Hook, type HookEventName, type ToolArguments } from './hook.js';
+import { HOOK_EVENT_NAMES, type Hook, type HookEventName } from './hook.js';
+import {
+  failureFields,
+  isNonEmptyString,
+  readRewrite,
+  readVerdict,
+  rewriteFields,
+  skippedRecords,
+  type RecordFields,
+} from './hook-answers.js';
 import { eventsHandledBy, validateHooks } from './hook-validation.js';
-import { describeError, invokeHook, type Settlement } from './invoke-hook.js';
+import { invokeHook, type Settlement } from './invoke-hook.js';
+import type {
+  AfterToolCallOutcome,
+  BeforeToolCallOutcome,
+  HookRunnerOptions,
+  InteractionStartOutcome,
+  ObserverOutcome,
+  ToolErrorOutcome,
+} from './runner-outcomes.js';
 
-export interface HookRunnerOptions {
-  /**
-   * Recorded as the `group` of every record, to tell controller hooks apart from hooks.json groups.
-   * @default 'controller'
-   */
-  group?: string;
-  /**
-   * How long one hook invocation may take unless the hook sets its own `timeoutMs`. A decision that
-   * does not come in time fails closed, like a hook that throws.
-   * @default 30_000
-   */
-  hookTimeoutMs?: number;
-}
-
-/** The answer to {@link HookRunner.onEnvironmentStart}, `onEnvironmentEnd` and `onInteractionEnd`. */
-export interface ObserverOutcome {
-  records: LifecycleHookRecord[];
-}
-
-export interface InteractionStartOutcome {
-  /** Whether the turn must not run. */
-  refused: boolean;
-  /** Why it was refused, for the caller to show; `null` when it was not. */
-  reason: string | null;
-  records: LifecycleHookRecord[];
-}
-
-export interface BeforeToolCallOutcome {
-  /** Whether the call must not reach the sandbox (its gates included). */
-  blocked: boolean;
-  /** The text the model is shown for a blocked call; `null` when it was not blocked. */
-  reason: string | null;
-  /**
-   * The arguments the call goes on with, after every rewrite: pass these to the sandbox gates and the
-   * tool, after validating them against the tool's schema again (a hook may write anything).
-   * The same object as `originalArgs` when no hook rewrote them.
-   */
-  args: ToolArguments;
-  /** The arguments as the caller sent them, for the record; never modified. */
-  originalArgs: ToolArguments;
-  /** The hooks that rewrote the arguments, in order. */
-  rewrittenBy: string[];
-  records: HookRecord[];
-}
-
-export interface AfterToolCallOutcome {
-  /** What the model is shown: the raw result, a hook's rewrite of it, or an error when it is withheld. */
-  presented: ToolResult;
-  /** The result as the tool gave it, for the record; the same object the caller passed, never modified. */
-  raw: ToolResult;
-  /** True when a hook failed and the model is shown an error instead of the result: mark the step as an error. */
-  withheld: boolean;
-  records: HookRecord[];
-}
-
-export interface ToolErrorOutcome {
-  /** The error text the model is shown. The call stays failed whatever this says. */
-  message: string;
-  /** The error text as the caller passed it, for the record. */
-  originalMessage: string;
-  records: HookRecord[];
-}
+export type {
+  AfterToolCallOutcome,
+  BeforeToolCallOutcome,
+  HookRunnerOptions,
+  InteractionStartOutcome,
+  ObserverOutcome,
+  ToolErrorOutcome,
+} from './runner-outcomes.js';
 
 const DEFAULT_HOOK_TIMEOUT_MS = 30_000;
 
@@ -107,12 +70,16 @@ export class HookRunner {
     this.hooks = Object.freeze(validateHooks(hooks));
     this.group = options.group ?? 'controller';
     this.hookTimeoutMs = options.hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
-    if (this.group.trim() === '') {
-      throw new UserError('invalid_argument', 'group: must not be empty', {
+    if (typeof this.group !== 'string' || this.group.trim() === '') {
+      throw new UserError('invalid_argument', 'group: must be a non-empty string', {
         details: { field: 'group' },
       });
     }
-    if (!Number.isFinite(this.hookTimeoutMs) || this.hookTimeoutMs <= 0) {
+    if (
+      typeof this.hookTimeoutMs !== 'number' ||
+      !Number.isFinite(this.hookTimeoutMs) ||
+      this.hookTimeoutMs <= 0
+    ) {
       throw new UserError(
         'invalid_argument',
         'hookTimeoutMs: must be a positive number of milliseconds',
@@ -168,16 +135,11 @@ export class HookRunner {
       const verdict = readVerdict(hook, settlement, 'turn', this.timeoutOf(hook), false);
       records.push(lifecycleRecord(where, 'interaction_start', hook, verdict.record));
       if (verdict.kind === 'no_opinion') continue;
-      for (const skipped of hooks.slice(index + 1)) {
-        records.push(
-          lifecycleRecord(
-            where,
-            'interaction_start',
-            skipped,
-            skippedFields(hook, verdict.record.outcome),
-          ),
-        );
-      }
+      records.push(
+        ...skippedRecords(hooks.slice(index + 1), hook, verdict.record.outcome, (skipped, fields) =>
+          lifecycleRecord(where, 'interaction_start', skipped, fields),
+        ),
+      );
       return verdict.kind === 'allow'
         ? { refused: false, reason: null, records }
         : { refused: true, reason: verdict.reason, records };
@@ -214,16 +176,11 @@ export class HookRunner {
         rewrittenBy.push(hook.name);
       }
       if (verdict.kind === 'no_opinion') continue;
-      for (const skipped of hooks.slice(index + 1)) {
-        records.push(
-          toolCallRecord(
-            where,
-            'before_tool_call',
-            skipped,
-            skippedFields(hook, verdict.record.outcome),
-          ),
-        );
-      }
+      records.push(
+        ...skippedRecords(hooks.slice(index + 1), hook, verdict.record.outcome, (skipped, fields) =>
+          toolCallRecord(where, 'before_tool_call', skipped, fields),
+        ),
+      );
       return verdict.kind === 'allow' ? finish(false, null) : finish(true, verdict.reason);
     }
     return finish(false, null);
@@ -245,24 +202,18 @@ export class HookRunner {
         hook.afterToolCall?.(context, frozenCall, frozenPresented),
       );
       if (settlement.kind !== 'returned') {
+        const failed = failureFields(
+          hook,
+          settlement,
+          this.timeoutOf(hook),
+          'the result is withheld',
+        );
         records.push(
-          toolCallRecord(
-            where,
-            'after_tool_call',
-            hook,
-            failureFields(hook, settlement, this.timeoutOf(hook), 'the result is withheld'),
+          toolCallRecord(where, 'after_tool_call', hook, failed),
+          ...skippedRecords(hooks.slice(index + 1), hook, failed.outcome, (skipped, fields) =>
+            toolCallRecord(where, 'after_tool_call', skipped, fields),
           ),
         );
-        for (const skipped of hooks.slice(index + 1)) {
-          records.push(
-            toolCallRecord(
-              where,
-              'after_tool_call',
-              skipped,
-              skippedFields(hook, settlement.kind === 'threw' ? 'error' : 'timeout'),
-            ),
-          );
-        }
         return {
           presented: { error: `the result is withheld because hook "${hook.name}" failed` },
           raw: rawResult,
@@ -303,24 +254,18 @@ export class HookRunner {
         hook.onToolError?.(context, frozenCall, current),
       );
       if (settlement.kind !== 'returned') {
+        const failed = failureFields(
+          hook,
+          settlement,
+          this.timeoutOf(hook),
+          'the error text is withheld',
+        );
         records.push(
-          toolCallRecord(
-            where,
-            'tool_error',
-            hook,
-            failureFields(hook, settlement, this.timeoutOf(hook), 'the error text is withheld'),
+          toolCallRecord(where, 'tool_error', hook, failed),
+          ...skippedRecords(hooks.slice(index + 1), hook, failed.outcome, (skipped, fields) =>
+            toolCallRecord(where, 'tool_error', skipped, fields),
           ),
         );
-        for (const skipped of hooks.slice(index + 1)) {
-          records.push(
-            toolCallRecord(
-              where,
-              'tool_error',
-              skipped,
-              skippedFields(hook, settlement.kind === 'threw' ? 'error' : 'timeout'),
-            ),
-          );
-        }
         return {
           message: `the tool call failed; its error text is withheld because hook "${hook.name}" failed`,
           originalMessage: errorText,
@@ -390,160 +335,4 @@ export class HookRunner {
     }
     return { records };
   }
-}
-
-interface RecordFields {
-  outcome: HookOutcome;
-  reason: string | null;
-  durationMs: number;
-}
-
-type Verdict =
-  | { kind: 'no_opinion'; args?: ToolArguments; record: RecordFields }
-  | { kind: 'allow'; args?: ToolArguments; record: RecordFields }
-  | { kind: 'deny'; reason: string; args?: undefined; record: RecordFields };
-
-/**
- * Reads a decision hook's answer. Anything that is not clearly "no opinion", "allow" or a rewrite
- * refuses, because a typo in a gate (`{decison: 'deny'}`) must not let calls through.
- */
-function readVerdict(
-  hook: Hook,
-  settlement: Settlement,
-  subject: 'call' | 'turn',
-  timeoutMs: number,
-  mayRewriteArgs: boolean,
-): Verdict {
-  const refuse = (outcome: HookOutcome, reason: string): Verdict => ({
-    kind: 'deny',
-    reason,
-    record: { outcome, reason, durationMs: settlement.durationMs },
-  });
-  if (settlement.kind === 'threw') {
-    return refuse(
-      'error',
-      `hook "${hook.name}" failed, so the ${subject} is refused: ${describeError(settlement.error)}`,
-    );
-  }
-  if (settlement.kind === 'timed_out') {
-    return refuse(
-      'timeout',
-      `hook "${hook.name}" did not decide within ${timeoutMs} ms, so the ${subject} is refused`,
-    );
-  }
-  const { value, durationMs } = settlement;
-  const unrecognized = (): Verdict =>
-    refuse(
-      'unrecognized',
-      `hook "${hook.name}" returned something that is not a decision, so the ${subject} is refused`,
-    );
-  if (value === undefined || value === null) {
-    return { kind: 'no_opinion', record: { outcome: 'allow', reason: null, durationMs } };
-  }
-  if (!isPlainObject(value)) return unrecognized();
-  let args: ToolArguments | undefined;
-  if ('args' in value && value['decision'] !== 'deny') {
-    if (!mayRewriteArgs || !isPlainObject(value['args'])) return unrecognized();
-    try {
-      args = frozenCopy(value['args']);
-    } catch {
-      return unrecognized();
-    }
-  }
-  const rewroteNote = args === undefined ? null : 'rewrote the arguments';
-  switch (value['decision']) {
-    case undefined:
-      return args === undefined
-        ? unrecognized()
-        : {
-            kind: 'no_opinion',
-            args,
-            record: { outcome: 'allow', reason: rewroteNote, durationMs },
-          };
-    case 'allow': {
-      const reason =
-        typeof value['reason'] === 'string' && value['reason'] !== '' ? value['reason'] : null;
-      const recorded = [reason, rewroteNote].filter((part) => part !== null).join('; ') || null;
-      return { kind: 'allow', args, record: { outcome: 'allow', reason: recorded, durationMs } };
-    }
-    case 'deny': {
-      // An intended refusal without a reason still refuses; the model is told who refused.
-      const reason =
-        typeof value['reason'] === 'string' && value['reason'].trim() !== ''
-          ? value['reason']
-          : `the ${subject} was refused by hook "${hook.name}"`;
-      return { kind: 'deny', reason, record: { outcome: 'deny', reason, durationMs } };
-    }
-    default:
-      return unrecognized();
-  }
-}
-
-type Rewrite<T> =
-  { kind: 'unchanged' } | { kind: 'rewritten'; frozenValue: T } | { kind: 'unrecognized' };
-
-/** Reads a presentation hook's answer: nothing, or an object whose only meaningful key is `key`. */
-function readRewrite<T>(
-  value: unknown,
-  key: 'result' | 'message',
-  isValid: (candidate: unknown) => candidate is T,
-): Rewrite<T> {
-  if (value === undefined || value === null) return { kind: 'unchanged' };
-  if (!isPlainObject(value) || !isValid(value[key])) return { kind: 'unrecognized' };
-  try {
-    return { kind: 'rewritten', frozenValue: frozenCopy(value[key]) };
-  } catch {
-    return { kind: 'unrecognized' };
-  }
-}
-
-function rewriteFields(
-  kind: Rewrite<unknown>['kind'],
-  what: string,
-  settlement: { durationMs: number },
-): RecordFields {
-  const reason =
-    kind === 'rewritten'
-      ? `rewrote the ${what}`
-      : kind === 'unrecognized'
-        ? `returned something unrecognized; the ${what} is kept as it was`
-        : null;
-  return {
-    outcome: kind === 'unrecognized' ? 'unrecognized' : 'ok',
-    reason,
-    durationMs: settlement.durationMs,
-  };
-}
-
-function failureFields(
-  hook: Hook,
-  settlement: Exclude<Settlement, { kind: 'returned' }>,
-  timeoutMs: number,
-  consequence: string,
-): RecordFields {
-  return settlement.kind === 'threw'
-    ? {
-        outcome: 'error',
-        reason: `hook "${hook.name}" failed: ${describeError(settlement.error)}; ${consequence}`,
-        durationMs: settlement.durationMs,
-      }
-    : {
-        outcome: 'timeout',
-        reason: `hook "${hook.name}" did not finish within ${timeoutMs} ms; ${consequence}`,
-        durationMs: settlement.durationMs,
-      };
-}
-
-/** Only a non-empty text may reword an error: an empty one could read as "no error" to a model. */
-function isNonEmptyString(value: unknown): value is string {
-  return typeof value === 'string' && value !== '';
-}
-
-/** @param decidingOutcome how the hook that ended the dispatch ended. */
-function skippedFields(decidedBy: Hook, decidingOutcome: HookOutcome): RecordFields {
-  const reason =
-    decidingOutcome === 'allow' || decidingOutcome === 'deny'
-      ? `not run: hook "${decidedBy.name}" already decided (${decidingOutcome})`
-      : `not run: hook "${decidedBy.name}" failed (${decidingOutcome})`;
-  return { outcome: 'skipped', reason, durationMs: 0 };
 }

@@ -1,4 +1,5 @@
 import type { EgressRecord } from '../network/egress-record.js';
+import type { InteractionStatus } from '../interactions/interaction-schema.js';
 import type { HookRecord } from './types.js';
 
 /**
@@ -37,7 +38,7 @@ export type Observation =
       interaction_id: string;
       environment_id: string;
       agent: string;
-      status: 'in_progress' | 'completed' | 'failed' | 'requires_action';
+      status: InteractionStatus;
       /** Steps so far. */
       steps: number;
       /** Calls blocked so far. */

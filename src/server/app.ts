@@ -3,14 +3,14 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import { httpStatusOf, toHookboxError, UserError } from '../errors/index.js';
 import type { InteractionService } from '../interactions/service.js';
 import type { Logger } from '../record/logger.js';
-import { keyDigest, KeyTable, type TenantKey } from '../tenants/keys.js';
+import { KeyTable, tenantOfPlainKey, type TenantKey } from '../tenants/keys.js';
 import { quotaExceeded } from '../tenants/quotas.js';
-import { DEFAULT_TENANT_QUOTAS, LOCAL_CALLER, type Caller } from '../tenants/tenant.js';
+import { LOCAL_CALLER, type Caller } from '../tenants/tenant.js';
 import { TokenBucketStore } from '../tenants/token-bucket-store.js';
 import { AllowedHosts } from './allowed-hosts.js';
 import { CLIENT_LIMIT_DEFAULTS, type ClientLimits } from './client-limits.js';
 import { errorBody, requestErrorOf } from './errors.js';
-import { EventStream, DEFAULT_STREAM_BUFFER_BYTES } from './event-stream.js';
+import { EventStream, DEFAULT_STREAM_BUFFER_BYTES, EVENT_STREAM_HEADERS } from './event-stream.js';
 import { isPublicConsolePath, registerConsole } from './console/routes.js';
 import { HookboxMetrics } from './metrics.js';
 import { openApiDocument } from './openapi.js';
@@ -58,15 +58,7 @@ export interface AppOptions {
 
 /** The keys of a server: plain keys first (each its own tenant), then the structured ones. */
 export function keyTableOf(apiKeys: readonly string[], tenantKeys: readonly TenantKey[] = []) {
-  const plain: TenantKey[] = apiKeys.map((key) => {
-    const digest = keyDigest(key);
-    return {
-      name: `key-${digest.toString('hex').slice(0, 8)}`,
-      role: 'tenant',
-      digest,
-      quotas: DEFAULT_TENANT_QUOTAS,
-    };
-  });
+  const plain = apiKeys.map(tenantOfPlainKey);
   return new KeyTable([...plain, ...tenantKeys]);
 }
 
@@ -228,12 +220,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       // Server-sent events: every step as it happens, then the final Interaction.
       reply.hijack();
       const raw = reply.raw;
-      raw.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache',
-        connection: 'keep-alive',
-        'x-accel-buffering': 'no',
-      });
+      raw.writeHead(200, EVENT_STREAM_HEADERS);
       // A client that goes away does not stop the interaction (GET finds it); its socket errors are moot.
       raw.on('error', (error) =>
         request.log.info({ err: error }, 'event stream closed by the client'),

@@ -7,6 +7,15 @@ export const DEFAULT_STREAM_BUFFER_BYTES = 8 * 1024 * 1024;
 /** A client that reads nothing of the final event for this long loses its stream. @default 30 s */
 export const DEFAULT_STREAM_STALL_MS = 30_000;
 
+/** The answer head of every server-sent event stream (interactions, the console's live feed). */
+export const EVENT_STREAM_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+  connection: 'keep-alive',
+  // Proxies such as nginx would otherwise buffer the stream and deliver it late.
+  'x-accel-buffering': 'no',
+} as const;
+
 /**
  * One interaction's server-sent events, honouring backpressure (docs/tenants.md, "Output and
  * memory"): what the client has not read stays in its socket's buffer only up to `bufferBytes`;

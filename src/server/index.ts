@@ -9,7 +9,7 @@ import { QuotaBook, defaultMaxEnvironments } from '../tenants/quotas.js';
 import type { TenantKey } from '../tenants/keys.js';
 import { WorkspaceDisk } from '../tenants/workspace-disk.js';
 import { buildApp, DEFAULT_BODY_LIMIT } from './app.js';
-import { checkListenSafety } from './auth.js';
+import { checkListenSafety } from './listen-safety.js';
 import { HookboxMetrics } from './metrics.js';
 import { startMetricsServer, type MetricsServer } from './metrics-server.js';
 import { diskRootOf } from '../sandbox/workspace-disk.js';
@@ -21,7 +21,8 @@ import {
 } from './client-limits.js';
 
 export { buildApp, DEFAULT_BODY_LIMIT } from './app.js';
-export { ApiKeyChecker, checkListenSafety, isLoopbackHost, loadApiKeys } from './auth.js';
+export { checkListenSafety, isLoopbackHost } from './listen-safety.js';
+export { KeyTable, requestKey } from '../tenants/keys.js';
 export { loadTenantKeys, type TenantKey } from '../tenants/keys.js';
 export { defaultMaxEnvironments } from '../tenants/quotas.js';
 export { type ClientLimits } from './client-limits.js';

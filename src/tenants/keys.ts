@@ -32,6 +32,11 @@ function checkKeyText(key: string, field: string): void {
 /** A plain key (HOOKBOX_API_KEYS, or a line of a plain keys file) is a tenant of its own. */
 function plainKey(key: string, field: string): TenantKey {
   checkKeyText(key, field);
+  return tenantOfPlainKey(key);
+}
+
+/** The tenant a plain key stands for: named `key-` and its digest's first 8 hex digits (docs/tenants.md). */
+export function tenantOfPlainKey(key: string): TenantKey {
   const digest = keyDigest(key);
   return {
     name: `key-${digest.toString('hex').slice(0, 8)}`,

@@ -420,7 +420,12 @@ describe('tool code runs unprivileged, apart from hooks and the agent', () => {
       controller,
       { backgroundProcesses: true, sources: [SLOW_GATE, inline('workspace/attack.py', ATTACKER)] },
       async (isolated) => {
-        await run(isolated, 'nohup python3 attack.py >/dev/null 2>&1 & sleep 0.3');
+        // The attacker must be beating before the gate runs (on a loaded machine python3 can take
+        // longer than any fixed sleep to start, and a late start would look like no pause at all).
+        await run(
+          isolated,
+          'nohup python3 attack.py >/dev/null 2>&1 & for i in $(seq 500); do [ -s attack.beats ] && break; sleep 0.02; done; sleep 0.1',
+        );
         const gated = await isolated.call(bash('echo SLOW_GATE'));
         expect([gated.blocked, gated.reason]).toEqual([true, 'slow gate survived']);
         const { stdout } = await run(

@@ -1,5 +1,10 @@
 import { UserError } from '../../errors/index.js';
 import { manifestsYaml } from '../../kubernetes/manifests.js';
+import {
+  checkImageReference,
+  checkNamespace,
+  checkObjectName,
+} from '../../kubernetes/object-names.js';
 import type { CliIo } from '../io.js';
 
 export interface K8sManifestsOptions {
@@ -30,12 +35,23 @@ export async function k8sManifestsCommand(
 ): Promise<number> {
   io.stdout(
     manifestsYaml({
-      controllerImage: options.controllerImage,
-      sandboxImage: options.sandboxImage,
+      controllerImage: checkImageReference('--controller-image', options.controllerImage),
+      sandboxImage: checkImageReference('--sandbox-image', options.sandboxImage),
       replicas: parseReplicas(options.replicas),
-      ...(options.namespace ? { namespace: options.namespace } : {}),
-      ...(options.secret ? { secretName: options.secret } : {}),
-      ...(options.gvisorRuntimeClass ? { gvisorRuntimeClass: options.gvisorRuntimeClass } : {}),
+      ...(options.namespace !== undefined
+        ? { namespace: checkNamespace('--namespace', options.namespace) }
+        : {}),
+      ...(options.secret !== undefined
+        ? { secretName: checkObjectName('--secret', options.secret) }
+        : {}),
+      ...(options.gvisorRuntimeClass !== undefined
+        ? {
+            gvisorRuntimeClass: checkObjectName(
+              '--gvisor-runtime-class',
+              options.gvisorRuntimeClass,
+            ),
+          }
+        : {}),
     }),
   );
   return 0;

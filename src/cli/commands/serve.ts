@@ -168,6 +168,32 @@ export function stateFileOf(options: ServeCommandOptions): string | undefined {
   return resolve(options.stateFile ?? join(hookboxHome(), 'state.db'));
 }
 
+/**
+ * A listen failure the user can mend (a host that does not resolve or is not this machine's, a port
+ * in use or reserved) as a UserError naming the flag; anything else is left as it is.
+ */
+function listenError(
+  error: unknown,
+  host: string,
+  metricsPort: number | undefined,
+): UserError | undefined {
+  const { code, port } = (error ?? {}) as { code?: unknown; port?: unknown };
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EADDRNOTAVAIL')
+    return new UserError(
+      'invalid_argument',
+      `--host: cannot listen on ${JSON.stringify(host)} (${code}: not an address of this machine)`,
+      { details: { field: '--host' } },
+    );
+  if (code === 'EADDRINUSE' || code === 'EACCES') {
+    const field = metricsPort !== undefined && port === metricsPort ? '--metrics-port' : '--port';
+    const why = code === 'EADDRINUSE' ? 'in use' : 'reserved (ports below 1024 need root)';
+    return new UserError('invalid_argument', `${field}: port ${String(port)} is ${why}`, {
+      details: { field },
+    });
+  }
+  return undefined;
+}
+
 export async function serveCommand(options: ServeCommandOptions, io: CliIo): Promise<number> {
   const host = options.host ?? DEFAULT_HOST;
   const port = parsePort(options.port);
@@ -258,6 +284,8 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIo): Pro
     controller,
     ...(store ? { store, keepEnvironmentsOnClose: true } : {}),
     ...(metricsPort === undefined ? {} : { metricsPort }),
+  }).catch((error: unknown) => {
+    throw listenError(error, host, metricsPort) ?? error;
   });
   io.stderr(
     `hookbox serve: listening on ${server.url} (${tenantKeys.length > 0 ? `${tenantKeys.length} API key(s), ${new Set(tenantKeys.map((key) => key.name)).size} tenant(s)` : 'no API key: loopback only'}; at most ${maxEnvironments} environments; state ${stateFile ?? (options.stateUrl !== undefined ? 'in PostgreSQL' : 'in memory only (--no-state)')}); console at ${server.url}/console\n`,

@@ -1,24 +1,23 @@
 import { z } from 'zod';
 import { SystemError } from '../../errors/errors.js';
-import type { DriverContext, ModelDriver } from '../driver.js';
+import type { DriverContext } from '../driver.js';
 import { declaredParameters, inputText, segmentsOf, type Segment } from './conversation.js';
 import {
-  asSentence,
-  DEFAULT_MODEL_TIMEOUT_MS,
-  excerpt,
+  failureMessage,
+  parseAnswer,
   failureHint,
   failureKindOf,
-  postJson,
   type ApiFailure,
   type FailureKind,
 } from './http-json.js';
-import { durationMsOf, retryPolicyOf, type RetryOptions, type RetryPolicy } from './retry.js';
+import { durationMsOf } from './retry.js';
+import { HttpModelDriver, type HttpDriverOptions } from './http-driver.js';
 import { runToolLoop, type CallOutcome, type ModelSession, type ModelTurn } from './tool-loop.js';
 
 export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
 export const GEMINI_DEFAULT_MODEL = 'gemini-2.5-flash';
 
-export interface GeminiDriverOptions extends RetryOptions {
+export interface GeminiDriverOptions extends HttpDriverOptions {
   /** @default env GEMINI_API_KEY */
   apiKey?: string;
   /** A model that supports function calling, with or without the `models/` prefix.
@@ -26,10 +25,6 @@ export interface GeminiDriverOptions extends RetryOptions {
   model?: string;
   /** @default env HOOKBOX_GEMINI_BASE_URL, else `https://generativelanguage.googleapis.com` */
   baseUrl?: string;
-  /** @default the global fetch */
-  fetch?: typeof fetch;
-  /** How long one generateContent request may take. @default 300000 */
-  timeoutMs?: number;
   /** Where the defaults above are read. @default process.env */
   env?: Record<string, string | undefined>;
 }
@@ -75,39 +70,30 @@ const GenerateContentResponse = z.looseObject({
  * `response` is `{output: <result>}`, or `{error: <text>}` for a blocked or failed call (the
  * convention the API documents), in a `user` turn.
  */
-export class GeminiDriver implements ModelDriver {
+export class GeminiDriver extends HttpModelDriver {
   readonly name = 'gemini';
-  readonly model: string;
-  readonly baseUrl: string;
-  readonly timeoutMs: number;
-  /** When a 408, 429, 5xx or broken connection is tried again (docs/drivers.md, Retries). */
-  readonly retry: RetryPolicy;
-  /** The model as error hints name it, with where it came from when that was not the options. */
-  private readonly modelForHints: string;
-  private readonly apiKey: string | undefined;
-  private readonly fetch: typeof fetch;
 
   constructor(options: GeminiDriverOptions = {}) {
     const env = options.env ?? process.env;
-    this.apiKey = options.apiKey ?? (env.GEMINI_API_KEY || undefined);
-    this.model = (options.model ?? (env.HOOKBOX_GEMINI_MODEL || GEMINI_DEFAULT_MODEL)).replace(
+    const model = (options.model ?? (env.HOOKBOX_GEMINI_MODEL || GEMINI_DEFAULT_MODEL)).replace(
       /^models\//,
       '',
     );
-    this.baseUrl = (
-      options.baseUrl ??
-      (env.HOOKBOX_GEMINI_BASE_URL || GEMINI_DEFAULT_BASE_URL)
-    ).replace(/\/+$/, '');
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS;
-    this.retry = retryPolicyOf(options);
-    this.fetch = options.fetch ?? globalThis.fetch;
     const origin =
       options.model !== undefined
         ? ''
         : env.HOOKBOX_GEMINI_MODEL
           ? ' (HOOKBOX_GEMINI_MODEL)'
           : ' (the default; set HOOKBOX_GEMINI_MODEL to change it)';
-    this.modelForHints = `"${this.model}"${origin}`;
+    super(
+      {
+        model,
+        baseUrl: options.baseUrl ?? (env.HOOKBOX_GEMINI_BASE_URL || GEMINI_DEFAULT_BASE_URL),
+        apiKey: options.apiKey ?? (env.GEMINI_API_KEY || undefined),
+        modelForHints: `"${model}"${origin}`,
+      },
+      options,
+    );
   }
 
   async run(context: DriverContext): Promise<void> {
@@ -118,27 +104,19 @@ export class GeminiDriver implements ModelDriver {
         { details: { api: 'Gemini API' } },
       );
     }
-    const session = new GeminiSession(this.request(this.apiKey, context), context);
-    await runToolLoop(context, session, `Gemini (${this.model})`);
-  }
-
-  private request(apiKey: string, context: DriverContext): (body: unknown) => Promise<unknown> {
+    const apiKey = this.apiKey;
     const url = `${this.baseUrl}/v1beta/models/${encodeURIComponent(this.model)}:generateContent`;
-    return (body) =>
-      postJson(
-        {
-          api: 'Gemini API',
-          url,
-          headers: { 'x-goog-api-key': apiKey },
-          body,
-          timeoutMs: this.timeoutMs,
-          signal: context.signal,
-          fetch: this.fetch,
-          retry: this.retry,
-        },
-        (status, errorBody, text) =>
-          describeGeminiFailure(this.modelForHints, status, errorBody, text),
-      );
+    const session = new GeminiSession(
+      (body) =>
+        this.post(
+          { api: 'Gemini API', url, headers: { 'x-goog-api-key': apiKey }, body },
+          context,
+          (status, errorBody, text) =>
+            describeGeminiFailure(this.modelForHints, status, errorBody, text),
+        ),
+      context,
+    );
+    await runToolLoop(context, session, `Gemini (${this.model})`);
   }
 }
 
@@ -189,14 +167,7 @@ class GeminiSession implements ModelSession {
 
   async next(): Promise<ModelTurn> {
     const raw = await this.send({ contents: this.contents, ...this.fixed });
-    const parsed = GenerateContentResponse.safeParse(raw);
-    if (!parsed.success) {
-      throw new SystemError(
-        'internal',
-        `The Gemini API answered with an unexpected body (${z.prettifyError(parsed.error)}): ${excerpt(JSON.stringify(raw))}`,
-      );
-    }
-    const { candidates, promptFeedback } = parsed.data;
+    const { candidates, promptFeedback } = parseAnswer('Gemini API', GenerateContentResponse, raw);
     const candidate = candidates?.[0];
     if (candidate === undefined) {
       const reason = promptFeedback?.blockReason ?? 'no reason given';
@@ -307,7 +278,6 @@ function describeGeminiFailure(
   const retryDelay = error?.details
     ?.map((detail) => detail.retryDelay)
     .find((delay) => typeof delay === 'string');
-  const label = [`HTTP ${status}`, error?.status, reason].filter(Boolean).join(' ');
   let kind: FailureKind = failureKindOf(status);
   if (reason === 'API_KEY_INVALID' || error?.status === 'UNAUTHENTICATED') kind = 'key';
   let hint = failureHint(kind, {
@@ -319,7 +289,14 @@ function describeGeminiFailure(
   const retryAfterMs = typeof retryDelay === 'string' ? durationMsOf(retryDelay) : undefined;
   return {
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-    message: `Gemini API error (${label}): ${asSentence(error?.message ?? excerpt(text))} ${hint}`,
+    message: failureMessage(
+      'Gemini API error',
+      status,
+      [error?.status, reason],
+      error?.message,
+      text,
+      hint,
+    ),
     details: {
       ...(error?.status === undefined ? {} : { api_status: error.status }),
       ...(reason === undefined ? {} : { api_reason: reason }),

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { SystemError } from '../../errors/errors.js';
 import { throwIfCancelled } from './cancel.js';
 import {
@@ -175,6 +176,35 @@ export function failureHint(kind: FailureKind, names: HintNames): string {
     case 'request':
       return 'The API refused the conversation or the tool declarations hookbox sent it.';
   }
+}
+
+/**
+ * An answer's body checked against the shape the API documents: the parsed body, or an `internal`
+ * error naming the API, what did not match, and the start of the body.
+ */
+export function parseAnswer<T>(api: string, schema: z.ZodType<T>, raw: unknown): T {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  throw new SystemError(
+    'internal',
+    `The ${api} answered with an unexpected body (${z.prettifyError(parsed.error)}): ${excerpt(JSON.stringify(raw))}`,
+  );
+}
+
+/**
+ * The message of a non-2xx answer: where it came from, the status with the API's own codes, the
+ * API's own words (else the start of the body), and the hint for the operator.
+ */
+export function failureMessage(
+  heading: string,
+  status: number,
+  codes: readonly (string | undefined)[],
+  apiMessage: string | undefined,
+  text: string,
+  hint: string,
+): string {
+  const label = [`HTTP ${status}`, ...codes].filter(Boolean).join(' ');
+  return `${heading} (${label}): ${asSentence(apiMessage ?? excerpt(text))} ${hint}`;
 }
 
 /** An API's own message, ending with a full stop so that a hint can follow it. */

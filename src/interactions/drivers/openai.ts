@@ -1,18 +1,17 @@
 import { z } from 'zod';
 import { UserError, SystemError } from '../../errors/errors.js';
-import type { DriverContext, ModelDriver } from '../driver.js';
+import type { DriverContext } from '../driver.js';
 import { declaredParameters, inputText, segmentsOf, type Segment } from './conversation.js';
 import {
-  asSentence,
-  DEFAULT_MODEL_TIMEOUT_MS,
+  failureMessage,
+  parseAnswer,
   excerpt,
   failureHint,
   failureKindOf,
-  postJson,
   type ApiFailure,
   type FailureKind,
 } from './http-json.js';
-import { retryPolicyOf, type RetryOptions, type RetryPolicy } from './retry.js';
+import { HttpModelDriver, type HttpDriverOptions } from './http-driver.js';
 import {
   runToolLoop,
   type CallOutcome,
@@ -21,7 +20,7 @@ import {
   type RequestedCall,
 } from './tool-loop.js';
 
-export interface OpenAIDriverOptions extends RetryOptions {
+export interface OpenAIDriverOptions extends HttpDriverOptions {
   /** The model, as the endpoint names it (`qwen2.5:7b`, `gpt-4.1-mini`, …); the `<model>` of an
    * `openai:<model>` agent name. @default env HOOKBOX_OPENAI_MODEL */
   model?: string;
@@ -31,10 +30,6 @@ export interface OpenAIDriverOptions extends RetryOptions {
   /** Sent as `Authorization: Bearer <key>`; none is sent without a key.
    * @default env HOOKBOX_OPENAI_API_KEY */
   apiKey?: string;
-  /** @default the global fetch */
-  fetch?: typeof fetch;
-  /** How long one chat-completions request may take. @default 300000 */
-  timeoutMs?: number;
   /** Where the defaults above are read. @default process.env */
   env?: Record<string, string | undefined>;
 }
@@ -80,27 +75,21 @@ const ChatCompletion = z.looseObject({
  * `{"error": "<text>"}` for a blocked or failed call. Arguments that are not a JSON object are not
  * run; the model is told so in the call's `tool` message and may try again.
  */
-export class OpenAIDriver implements ModelDriver {
+export class OpenAIDriver extends HttpModelDriver {
   readonly name = 'openai';
-  readonly model: string;
-  readonly baseUrl: string;
-  readonly timeoutMs: number;
-  /** When a 408, 429, 5xx or broken connection is tried again (docs/drivers.md, Retries). */
-  readonly retry: RetryPolicy;
-  /** The model as error hints name it, with where it came from when that was not the options. */
-  private readonly modelForHints: string;
-  private readonly apiKey: string | undefined;
-  private readonly fetch: typeof fetch;
 
   constructor(options: OpenAIDriverOptions = {}) {
     const env = options.env ?? process.env;
-    this.model = options.model ?? env.HOOKBOX_OPENAI_MODEL ?? '';
-    this.modelForHints = `"${this.model}"${options.model === undefined ? ' (HOOKBOX_OPENAI_MODEL)' : ''}`;
-    this.baseUrl = (options.baseUrl ?? env.HOOKBOX_OPENAI_BASE_URL ?? '').replace(/\/+$/, '');
-    this.apiKey = options.apiKey ?? (env.HOOKBOX_OPENAI_API_KEY || undefined);
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS;
-    this.retry = retryPolicyOf(options);
-    this.fetch = options.fetch ?? globalThis.fetch;
+    const model = options.model ?? env.HOOKBOX_OPENAI_MODEL ?? '';
+    super(
+      {
+        model,
+        baseUrl: options.baseUrl ?? env.HOOKBOX_OPENAI_BASE_URL ?? '',
+        apiKey: options.apiKey ?? (env.HOOKBOX_OPENAI_API_KEY || undefined),
+        modelForHints: `"${model}"${options.model === undefined ? ' (HOOKBOX_OPENAI_MODEL)' : ''}`,
+      },
+      options,
+    );
   }
 
   async run(context: DriverContext): Promise<void> {
@@ -119,22 +108,19 @@ export class OpenAIDriver implements ModelDriver {
         { details: { field: 'agent' } },
       );
     }
-    const session = new OpenAISession(this.model, (body) => this.post(body, context), context);
+    const session = new OpenAISession(this.model, (body) => this.postChat(body, context), context);
     await runToolLoop(context, session, `The model ${this.model} at ${this.baseUrl}`);
   }
 
-  private post(body: unknown, context: DriverContext): Promise<unknown> {
-    return postJson(
+  private postChat(body: unknown, context: DriverContext): Promise<unknown> {
+    return this.post(
       {
         api: 'chat-completions API',
         url: `${this.baseUrl}/chat/completions`,
         headers: this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {},
         body,
-        timeoutMs: this.timeoutMs,
-        signal: context.signal,
-        fetch: this.fetch,
-        retry: this.retry,
       },
+      context,
       (status, errorBody, text) =>
         describeOpenAIFailure(this.modelForHints, this.baseUrl, status, errorBody, text),
     );
@@ -190,14 +176,7 @@ class OpenAISession implements ModelSession {
       messages: this.messages,
       ...(this.tools.length > 0 ? { tools: this.tools } : {}),
     });
-    const parsed = ChatCompletion.safeParse(raw);
-    if (!parsed.success) {
-      throw new SystemError(
-        'internal',
-        `The chat-completions API answered with an unexpected body (${z.prettifyError(parsed.error)}): ${excerpt(JSON.stringify(raw))}`,
-      );
-    }
-    const { message } = parsed.data.choices[0]!;
+    const { message } = parseAnswer('chat-completions API', ChatCompletion, raw).choices[0]!;
     const text =
       typeof message.content === 'string'
         ? message.content
@@ -319,7 +298,6 @@ function describeOpenAIFailure(
   else if (flat.success) fields = flat.data;
   const code = typeof fields.code === 'string' ? fields.code : undefined;
   const type = fields.type ?? undefined;
-  const label = [`HTTP ${status}`, code ?? type].filter(Boolean).join(' ');
   let kind: FailureKind = failureKindOf(status);
   if (code === 'invalid_api_key') kind = 'key';
   else if (code === 'model_not_found') kind = 'model';
@@ -328,7 +306,14 @@ function describeOpenAIFailure(
     model,
   });
   return {
-    message: `Chat-completions API error at ${baseUrl} (${label}): ${asSentence(fields.message ?? excerpt(text))} ${hint}`,
+    message: failureMessage(
+      `Chat-completions API error at ${baseUrl}`,
+      status,
+      [code ?? type],
+      fields.message,
+      text,
+      hint,
+    ),
     details: {
       ...(code === undefined ? {} : { api_code: code }),
       ...(type === undefined ? {} : { api_type: type }),

@@ -43,16 +43,11 @@ export interface CallSummary {
   hooks: HookRecord[];
 }
 
-export interface InteractionSummary {
-  interaction_id: string;
-  environment_id: string;
-  agent: string;
-  status: 'in_progress' | 'completed' | 'failed' | 'requires_action';
-  steps: number;
-  denials: number;
-  created: string;
-  updated: string;
-}
+/** An interaction as the console lists it: its latest observation, and when that came. */
+export type InteractionSummary = Omit<
+  Extract<Observation, { kind: 'interaction' }>,
+  'kind' | 'at'
+> & { updated: string };
 
 /** What an environment did, beyond what `GET /v1beta/environments/{id}` says. */
 export interface EnvironmentActivity {

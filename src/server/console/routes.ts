@@ -6,6 +6,7 @@ import { UserError } from '../../errors/index.js';
 import type { InteractionService } from '../../interactions/service.js';
 import { packageRoot } from '../../paths.js';
 import type { Observation } from '../../record/observations.js';
+import { EVENT_STREAM_HEADERS } from '../event-stream.js';
 import { Activity } from './activity.js';
 
 /**
@@ -210,12 +211,7 @@ export function registerConsole(app: FastifyInstance, service: InteractionServic
     }
     reply.hijack();
     const raw = reply.raw;
-    raw.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
+    raw.writeHead(200, EVENT_STREAM_HEADERS);
     const write = (text: string) => {
       if (!raw.destroyed && !raw.writableEnded) raw.write(text);
     };

@@ -5,13 +5,8 @@ import { InteractionService } from '../../../src/interactions/service.js';
 import { interactionSchema, type InteractionEvent } from '../../../src/interactions/schema.js';
 import { createLogger } from '../../../src/record/logger.js';
 import { buildApp } from '../../../src/server/app.js';
-import {
-  ApiKeyChecker,
-  checkListenSafety,
-  isLoopbackHost,
-  loadApiKeys,
-  requestKey,
-} from '../../../src/server/auth.js';
+import { checkListenSafety, isLoopbackHost } from '../../../src/server/listen-safety.js';
+import { KeyTable, loadTenantKeys, requestKey } from '../../../src/tenants/keys.js';
 import { openApiDocument } from '../../../src/server/openapi.js';
 import { FakeController, registryWith } from './fakes.js';
 import { codeCall, scripted, SECURITY_GATE_REQUEST } from './gemini-requests.js';
@@ -249,18 +244,20 @@ describe('API keys', () => {
     const dir = mkdtempSync(join(tmpdir(), 'hookbox-keys-'));
     const file = join(dir, 'keys');
     writeFileSync(file, '# keys\nfile-key-0001\n\nfile-key-0002\n');
-    expect(loadApiKeys({ env: { HOOKBOX_API_KEYS: 'env-key-0001, env-key-0002' }, file })).toEqual([
-      'env-key-0001',
-      'env-key-0002',
-      'file-key-0001',
-      'file-key-0002',
-    ]);
-    expect(() => loadApiKeys({ env: {}, file: join(dir, 'missing') })).toThrow(
+    const keys = loadTenantKeys({
+      env: { HOOKBOX_API_KEYS: 'env-key-0001, env-key-0002' },
+      file,
+    });
+    const table = new KeyTable(keys);
+    expect(keys).toHaveLength(4);
+    for (const key of ['env-key-0001', 'env-key-0002', 'file-key-0001', 'file-key-0002'])
+      expect(table.find(key)).toBeDefined();
+    expect(() => loadTenantKeys({ env: {}, file: join(dir, 'missing') })).toThrow(
       /^--api-keys-file: cannot read/,
     );
     writeFileSync(file, '# nothing\n');
-    expect(() => loadApiKeys({ env: {}, file })).toThrow(/holds no key/);
-    expect(() => loadApiKeys({ env: { HOOKBOX_API_KEYS: 'short' } })).toThrow(/at least 8/);
+    expect(() => loadTenantKeys({ env: {}, file })).toThrow(/holds no key/);
+    expect(() => loadTenantKeys({ env: { HOOKBOX_API_KEYS: 'short' } })).toThrow(/at least 8/);
   });
 
   it('no key: only loopback', () => {
@@ -273,13 +270,15 @@ describe('API keys', () => {
   });
 
   it('are compared whole, from either header', () => {
-    const checker = new ApiKeyChecker(['key-number-one', 'key-number-two']);
-    expect(checker.matches('key-number-two')).toBe(true);
-    expect(checker.matches('key-number-tw')).toBe(false);
-    expect(checker.matches(undefined)).toBe(false);
+    const checker = new KeyTable(
+      loadTenantKeys({ env: { HOOKBOX_API_KEYS: 'key-number-one,key-number-two' } }),
+    );
+    expect(checker.find('key-number-two')).toBeDefined();
+    expect(checker.find('key-number-tw')).toBeUndefined();
+    expect(checker.find(undefined)).toBeUndefined();
     expect(requestKey({ authorization: 'Bearer  abc ' })).toBe('abc');
     expect(requestKey({ authorization: 'Basic abc' })).toBeUndefined();
-    expect(new ApiKeyChecker([]).open).toBe(true);
+    expect(new KeyTable([]).open).toBe(true);
   });
 });
 

@@ -405,14 +405,22 @@ describe('plain HTTP in absolute form', () => {
     expect(answer.body).toContain('rule "allowlist"');
   });
 
-  it('answers an origin-form request (not a proxy request) with 400', async () => {
-    const { proxy } = await startProxy({ allowlist: new Allowlist([{ domain: '*' }]) });
-    const outgoing = request({ host: '127.0.0.1', port: proxy.port, path: '/', agent: false });
+  it('answers an origin-form request (not a proxy request) with 400, recording no query', async () => {
+    const { proxy, records } = await startProxy({ allowlist: new Allowlist([{ domain: '*' }]) });
+    const outgoing = request({
+      host: '127.0.0.1',
+      port: proxy.port,
+      path: '/path?token=query-secret-1',
+      agent: false,
+    });
     outgoing.end();
     const [answer] = (await once(outgoing, 'response')) as [IncomingMessage];
     answer.resume();
     expect(answer.statusCode).toBe(400);
     expect(answer.headers[RULE_HEADER]).toBe('not-a-proxy-request');
+    await proxy.close();
+    expect(records.map((record) => record.target)).toEqual(['/path']);
+    expect(JSON.stringify(records)).not.toContain('query-secret-1');
   });
 });
 
@@ -643,17 +651,20 @@ describe('lifecycle', () => {
     expect(existsSync(path)).toBe(false);
   });
 
-  it('does not forward protocol upgrades', async () => {
-    const { proxy } = await startProxy({ allowlist: new Allowlist([{ domain: '*' }]) });
+  it('does not forward protocol upgrades, and records no query', async () => {
+    const { proxy, records } = await startProxy({ allowlist: new Allowlist([{ domain: '*' }]) });
     const { connect } = await import('node:net');
     const raw = connect(proxy.port, '127.0.0.1');
     raw.write(
-      'GET http://other.hookbox.test/ HTTP/1.1\r\nHost: other.hookbox.test\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n',
+      'GET http://other.hookbox.test/ws?token=query-secret-2#f HTTP/1.1\r\nHost: other.hookbox.test\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n',
     );
     const [head] = (await once(raw, 'data')) as [Buffer];
     expect(head.toString()).toMatch(
       /^HTTP\/1\.1 400[^\r]*\r\n[\s\S]*x-hookbox-egress-rule: bad-request/i,
     );
     raw.destroy();
+    await proxy.close();
+    expect(records.map((record) => record.target)).toEqual(['http://other.hookbox.test/ws']);
+    expect(JSON.stringify(records)).not.toContain('query-secret-2');
   });
 });

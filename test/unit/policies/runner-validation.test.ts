@@ -35,6 +35,12 @@ describe('HookRunner construction', () => {
 
   it('refuses a bad runner-wide timeout', () => {
     expect(constructionError([], { hookTimeoutMs: -1 }).details.field).toBe('hookTimeoutMs');
+    expect(constructionError([], { hookTimeoutMs: '5000' }).details.field).toBe('hookTimeoutMs');
+  });
+
+  it('refuses a group that is not a non-empty string (from JavaScript), naming it', () => {
+    for (const group of ['  ', 42, {}])
+      expect(constructionError([], { group }).details.field).toBe('group');
   });
 
   it('accepts a hook with no methods at all, which simply handles no event', () => {

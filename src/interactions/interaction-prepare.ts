@@ -1,0 +1,160 @@
+/** Preparing an interaction: its request checked, its environment found or made, its record stored. */
+import { placeSources, type PlacedSource } from '../config/sources.js';
+import type { Environment } from '../environments/environment.js';
+import { parseToolEnv } from '../environments/tool-env.js';
+import { parseNetworkOptions } from '../network/allowlist.js';
+import type { Logger } from '../record/logger.js';
+import type { Caller } from '../tenants/tenant.js';
+import { checkApprovalItems } from './approval-flow.js';
+import type { ApprovalStore } from './approval-store.js';
+import type { InteractionInput } from './driver.js';
+import type { DriverRegistry } from './drivers/index.js';
+import type { PreparedInteraction } from './prepared-interaction.js';
+import type { ParsedInteractionRequest } from './request.js';
+import {
+  atSources,
+  checkAgentInput,
+  checkGates,
+  enabledToolsOf,
+  modelToolsOf,
+  refuseForExisting,
+  targetOf,
+} from './request-checks.js';
+import type { Interaction } from './schema.js';
+import type { ServiceEnvironments } from './service-environments.js';
+import { historyOf, newInteractionId } from './steps.js';
+import { chainOf, interactionAt } from './stored-interactions.js';
+import type { InteractionStore } from './store.js';
+
+/** What preparing an interaction needs of the service. */
+export interface PrepareParts {
+  readonly drivers: DriverRegistry;
+  readonly approvals: ApprovalStore;
+  readonly store: InteractionStore;
+  readonly logger: Logger | undefined;
+  readonly environments: ServiceEnvironments;
+}
+
+/**
+ * Checks a parsed request and sets up its environment: every check that can be made is made
+ * before an environment is made or changed, so a bad request leaves nothing behind.
+ */
+export async function prepareInteraction(
+  parts: PrepareParts,
+  request: ParsedInteractionRequest,
+  caller: Caller | undefined,
+  release: () => void,
+): Promise<PreparedInteraction> {
+  const { environments, store } = parts;
+  const resolved = await parts.drivers.resolve(request.agent);
+  const { driver } = resolved;
+  checkAgentInput(driver, request);
+
+  const previous = request.previous_interaction_id
+    ? await interactionAt(store, request.previous_interaction_id, 'previous_interaction_id', caller)
+    : undefined;
+  const answered = await checkApprovalItems(request.input, previous, parts.approvals);
+  const target = targetOf(request, previous);
+  const config = target.config;
+  const prefix = 'environment';
+  // A network (docs/contract.md §7) is chosen when the environment is made; an existing one keeps its own.
+  const network =
+    config?.network !== undefined &&
+    config.network !== 'disabled' &&
+    config.network.allowlist.length > 0
+      ? config.network
+      : undefined;
+  if (config?.sandbox !== undefined && target.kind === 'existing')
+    refuseForExisting(prefix, 'sandbox', 'sandbox');
+  if (network && target.kind === 'existing') refuseForExisting(prefix, 'network', 'network');
+  // A template (docs/templates.md) is chosen when the environment is made, like its network.
+  const template = config?.template;
+  if (template !== undefined && target.kind === 'existing')
+    refuseForExisting(prefix, 'template', 'template');
+  if (template !== undefined)
+    await environments.controller.templates.resolve(template, `${prefix}.template`);
+  // Shared state: the environment may be another replica's; take it on (docs/kubernetes.md).
+  if (target.kind === 'existing') await environments.adoptEnvironment(target.id);
+  if (config?.env !== undefined && target.kind === 'existing')
+    refuseForExisting(prefix, 'env', 'variables');
+  const env = config?.env === undefined ? undefined : parseToolEnv(config.env, `${prefix}.env`);
+  const allowlist =
+    target.kind === 'existing'
+      ? environments.environmentAt(target.id, target.field, caller).allowlist
+      : network && parseNetworkOptions(network, `${prefix}.network`);
+  const sources = config?.sources ?? [];
+  let placed: PlacedSource[];
+  try {
+    placed = placeSources(sources);
+  } catch (error) {
+    throw atSources(error, prefix);
+  }
+  checkGates(placed, sources, prefix, allowlist);
+  const history = previous ? historyOf(await chainOf(store, previous)) : [];
+
+  // Checks done that need no environment; from here on things are made or changed.
+  let environment: Environment | undefined;
+  if (target.kind === 'existing') {
+    environment = environments.environmentAt(target.id, target.field, caller);
+    environments.leases.acquire(environment.id);
+  }
+  try {
+    const vocabulary =
+      environment?.vocabulary ??
+      driver.vocabularyFor?.(request.input as InteractionInput, resolved.vocabulary) ??
+      resolved.vocabulary;
+    const enabledTools = enabledToolsOf(request.tools, vocabulary);
+    driver.checkInput?.(request.input, { vocabulary, enabledTools });
+    if (environment) {
+      if (placed.length > 0) await environment.addSources(placed);
+    } else {
+      environment = await environments.createFor(caller, {
+        sources,
+        vocabulary,
+        ...(network ? { network } : {}),
+        ...(template !== undefined ? { template } : {}),
+        ...(config?.sandbox?.runtime ? { sandbox: { runtime: config.sandbox.runtime } } : {}),
+        ...(env ? { env } : {}),
+      });
+      environments.leases.acquire(environment.id);
+    }
+    const now = new Date().toISOString();
+    const interaction: Interaction = {
+      id: newInteractionId(),
+      object: 'interaction',
+      status: 'in_progress',
+      agent: request.agent,
+      environment_id: environment.id,
+      ...(previous ? { previous_interaction_id: previous.id } : {}),
+      steps: [],
+      output_text: '',
+      created: now,
+      updated: now,
+    };
+    await store.put(interaction, caller?.tenant ?? null);
+    parts.logger?.info(
+      {
+        interaction: interaction.id,
+        environment: environment.id,
+        agent: request.agent,
+        tenant: caller?.tenant,
+      },
+      'interaction created',
+    );
+    return {
+      interaction,
+      environment,
+      driver,
+      request,
+      history,
+      tools: modelToolsOf(vocabulary, enabledTools),
+      enabledTools,
+      answered,
+      ...(caller ? { caller } : {}),
+      release,
+    };
+  } catch (error) {
+    if (environment) environments.leases.release(environment.id);
+    throw error;
+  }
+}

@@ -1,0 +1,26 @@
+/** An interaction checked and set up, ready to run, and the listener told of its events. */
+import type { Environment } from '../environments/environment.js';
+import type { Caller } from '../tenants/tenant.js';
+import type { ConversationTurn, ModelDriver, ModelTool } from './driver.js';
+import type { PendingApproval } from './approval-store.js';
+import type { ParsedInteractionRequest } from './request.js';
+import type { Interaction, InteractionEvent } from './schema.js';
+
+export type InteractionListener = (event: InteractionEvent) => void;
+
+/** An interaction checked and set up (its environment exists), ready to run. */
+export interface PreparedInteraction {
+  readonly interaction: Interaction;
+  readonly environment: Environment;
+  readonly driver: ModelDriver;
+  readonly request: ParsedInteractionRequest;
+  readonly history: ConversationTurn[];
+  readonly tools: ModelTool[];
+  readonly enabledTools: string[];
+  /** The pending approvals this request answers (its `approval` input items). */
+  readonly answered: PendingApproval[];
+  /** Who asked for it (undefined: the library, no tenants). */
+  readonly caller?: Caller;
+  /** Gives back the caller's place among its running interactions. */
+  readonly release: () => void;
+}

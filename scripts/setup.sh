@@ -34,6 +34,14 @@ if ! command -v mkfs.ext4 >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get
     { apt-get update -q >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q e2fsprogs >&2; }
 fi
 
+# The sandbox agent's own tests check its answers against the protocol's JSON Schema with Debian's
+# python3-jsonschema, on Debian's python3 (the image's interpreter; docs/agent-protocol.md, Tests).
+if ! /usr/bin/python3 -c 'import jsonschema' >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  log "installing python3-jsonschema (for the sandbox agent's tests)"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3 python3-jsonschema >&2 ||
+    { apt-get update -q >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3 python3-jsonschema >&2; }
+fi
+
 bash scripts/ensure-engine.sh
 # gVisor for `--runtime runsc` and `npm run test:runsc` (docs/gvisor.md).
 bash scripts/ensure-runsc.sh

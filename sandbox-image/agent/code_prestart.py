@@ -17,6 +17,7 @@ syntax error as `bash: eval: line N:` instead of `bash: -c: line N:`; dash prefi
 import asyncio
 import time
 
+import files
 import hook_processes
 import processes
 from users import TOOL, filesystem_executor
@@ -73,7 +74,7 @@ class CodeInterpreters:
             )
             try:
                 pid = processes._spawn(
-                    ARGV[language], TOOL, "/workspace", env, (processes._dev_null(), out_write, err_write), code_read
+                    ARGV[language], TOOL, files.WORKSPACE, env, (processes._dev_null(), out_write, err_write), code_read
                 )
             except BaseException:
                 processes._close(code_read, code_write, out_read, out_write, err_read, err_write)

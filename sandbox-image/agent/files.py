@@ -10,11 +10,12 @@ import shutil
 import stat
 from concurrent.futures import ThreadPoolExecutor
 
+from protocol import PATHS
 from search import entry_type
 from users import TOOL, filesystem_executor
 
-WORKSPACE = "/workspace"
-TOOL_TMPDIR = "/workspace/.tmp"
+WORKSPACE = PATHS["workspace"]
+TOOL_TMPDIR = PATHS["toolTmp"]
 
 _executor = filesystem_executor(TOOL)
 TOOL_EXECUTOR = _executor

@@ -25,6 +25,7 @@ import shlex
 import time
 
 import processes
+from protocol import PATHS
 from users import HOOK, filesystem_executor
 
 # How many processes (waiting and workers) one environment keeps at most; handlers past it spawn.
@@ -100,7 +101,7 @@ async def _start(command, env, extra_fds=()):
         filesystem_executor(HOOK), processes._pipes
     )
     try:
-        pid = processes._spawn(["/bin/sh", "-c", command], HOOK, "/workspace", env, (in_read, out_write, err_write), None)
+        pid = processes._spawn(["/bin/sh", "-c", command], HOOK, PATHS["workspace"], env, (in_read, out_write, err_write), None)
     except BaseException:
         processes._close(in_read, in_write, out_read, out_write, err_read, err_write)
         raise

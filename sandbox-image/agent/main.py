@@ -27,11 +27,14 @@ import hook_processes  # noqa: E402
 import http_hooks  # noqa: E402
 import live_output  # noqa: E402
 import processes  # noqa: E402
+import protocol  # noqa: E402
 import sources  # noqa: E402
 import workspace_files  # noqa: E402
 from users import HOOK, TOOL, drop_supplementary_groups  # noqa: E402
 
-PROTOCOL_VERSION = 1
+# The version and the paths come from protocol.schema.json, generated from the controller's zod
+# schemas (src/sandbox/protocol/, docs/agent-protocol.md): written down once.
+PROTOCOL_VERSION = protocol.VERSION
 # The longest request line; the controller refuses to send a longer one (src/sandbox/
 # agent-connection.ts, AGENT_MAX_LINE_BYTES), and a longer one that arrives anyway is answered with
 # an error and skipped: the agent never dies of its input.
@@ -39,9 +42,9 @@ MAX_REQUEST_BYTES = 64 * 1024 * 1024
 
 # Where the controller injects /.agents (a writable mount of the same volume that is read-only at
 # /.agents and /workspace/.agents); only root can reach it, because /opt/hookbox is 0700.
-AGENTS_WRITABLE_DIR = "/opt/hookbox/agents-rw"
-STATE_DIR = "/var/lib/hookbox/state"
-WORKSPACE = "/workspace"
+AGENTS_WRITABLE_DIR = protocol.PATHS["agentsWritable"]
+STATE_DIR = protocol.PATHS["stateDir"]
+WORKSPACE = protocol.PATHS["workspace"]
 
 
 def log(message):

@@ -9,6 +9,7 @@ import threading
 import time
 from dataclasses import dataclass
 
+from protocol import PATHS
 from users import HOOK, TOOL, filesystem_executor
 
 READ_CHUNK_BYTES = 65536
@@ -62,7 +63,7 @@ def kill_group(pid):
 # Every command starts through this static helper, which drops root and execs the command (see
 # sandbox-image/spawn-as/spawn-as.c): posix_spawn never copies the agent's memory, where CPython's
 # own user switch has to fork() it.
-SPAWN_AS = "/opt/hookbox/bin/spawn-as"
+SPAWN_AS = PATHS["spawnAs"]
 _UMASK = "022"
 _dev_null_fd = None
 

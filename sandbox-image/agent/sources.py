@@ -14,8 +14,9 @@ import os
 import shutil
 
 from files import TOOL_EXECUTOR, WORKSPACE
+from protocol import PATHS
 
-AGENTS_WRITABLE_DIR = "/opt/hookbox/agents-rw"
+AGENTS_WRITABLE_DIR = PATHS["agentsWritable"]
 # Made beside the gates (same filesystem, so moving them in is a rename), removed after the swap.
 STAGING_PREFIX = ".hookbox-staging-"
 RETIRED_PREFIX = ".hookbox-retired-"

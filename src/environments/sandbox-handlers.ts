@@ -4,6 +4,7 @@ import type { HandlerExecutor } from '../hooks/hook-engine.js';
 import { handlerKeys, prestartRequests } from '../hooks/prestart-plan.js';
 import type { EnvironmentEgress } from '../network/environment-egress.js';
 import type { Logger } from '../record/logger.js';
+import type { CodeLanguage } from '../sandbox/protocol/index.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { SANDBOX_PATHS } from '../sandbox/sandbox-options.js';
 import { toolsOf, type VocabularyId } from '../tools/registry.js';
@@ -34,7 +35,7 @@ export class SandboxHandlers implements HandlerExecutor {
   private nextCallId = newCallId();
   private lastToolName: string | undefined;
   /** The language of the last code_execution call: its interpreter is started ahead. */
-  private lastCodeLanguage = 'bash';
+  private lastCodeLanguage: CodeLanguage = 'bash';
   /** The request for the next call's processes, while in flight (awaited before removal). */
   private prestarting: Promise<void> = Promise.resolve();
   private closed = false;
@@ -60,7 +61,7 @@ export class SandboxHandlers implements HandlerExecutor {
       // Checked at creation; an environment without egress never gets here.
       const egress = this.egress();
       if (!egress) throw new Error('http handlers need an environment with a network');
-      return this.sandbox.request<HandlerRun & { duration_ms: number }>(
+      return this.sandbox.request(
         'http_hook',
         {
           url: handler.url,
@@ -76,7 +77,7 @@ export class SandboxHandlers implements HandlerExecutor {
       );
     }
     const key = this.keys.get(handler);
-    return this.sandbox.request<HandlerRun & { duration_ms: number }>(
+    return this.sandbox.request(
       'run_hook',
       {
         command: handler.command,
@@ -109,7 +110,8 @@ export class SandboxHandlers implements HandlerExecutor {
   /** What a call ran, for the guesses of the next one. */
   noteTool(toolName: string, codeLanguage?: string): void {
     this.lastToolName = toolName;
-    if (codeLanguage !== undefined) this.lastCodeLanguage = codeLanguage;
+    if (codeLanguage === 'bash' || codeLanguage === 'python' || codeLanguage === 'sh')
+      this.lastCodeLanguage = codeLanguage;
   }
 
   /** Before the gates are replaced: nothing started for the old ones may answer from now on. */

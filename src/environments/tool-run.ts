@@ -22,15 +22,16 @@ export async function runTool(
   ran: ToolNote,
 ): Promise<ToolResult> {
   const request = tool.request(args, settings);
-  if (typeof request.body.language === 'string') ran.language = request.body.language;
+  if (request.op === 'run_code') ran.language = request.body.language;
   const live = liveOutputOf(request.op, callId, options);
-  const answer = await sandbox.request<Record<string, unknown>>(
+  // The request and its answer are checked against the protocol (docs/agent-protocol.md).
+  const answer = await sandbox.request(
     request.op,
     withToolEnv(
       request.op,
       live ? { ...request.body, stream_output: true } : request.body,
       settings.env,
-    ),
+    ) as typeof request.body,
     request.answerTimeoutMs,
     live,
   );

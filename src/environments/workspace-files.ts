@@ -3,6 +3,9 @@ import { extract } from 'tar-stream';
 import { SystemError, UserError } from '../errors/index.js';
 import type { AuditEntry } from '../record/audit-log.js';
 import type { HookRecord } from '../record/types.js';
+import type { z } from 'zod';
+import { WORKSPACE_FILES_ANSWERS, type AgentRequestOf } from '../sandbox/protocol/index.js';
+import { checkAnswerShape } from '../sandbox/protocol/check.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import type { ToolResult } from '../tools/types.js';
 import { afterChange, gateCallOf, gateChange, type FilesGateHost } from './files-gate.js';
@@ -50,10 +53,16 @@ export interface WorkspaceFilesHost extends FilesGateHost {
   assertLive(): void;
 }
 
-interface AgentFailure {
-  error_kind?: string;
-  error?: string;
-}
+type FilesRequest = AgentRequestOf<'workspace_files'>;
+type FilesAction = FilesRequest['action'];
+/** A request of any action, without the limit every request carries. */
+type ActionRequest = FilesRequest extends infer R
+  ? R extends unknown
+    ? Omit<R, 'max_bytes'>
+    : never
+  : never;
+type ActionAnswer<A extends FilesAction> = z.output<(typeof WORKSPACE_FILES_ANSWERS)[A]>;
+type AgentFailure = { error_kind: string; error: string };
 
 const AGENT_TIMEOUT_MS = 120_000;
 
@@ -83,26 +92,29 @@ function failureOf(answer: AgentFailure, field: string): never {
 export class WorkspaceFiles {
   constructor(private readonly host: WorkspaceFilesHost) {}
 
-  private async ask<T>(body: Record<string, unknown>, field = 'path'): Promise<T> {
-    const answer = await this.host.sandbox.request<T & AgentFailure>(
+  /** One action of the agent's files API; its answer checked as that action's (docs/agent-protocol.md). */
+  private async ask<R extends ActionRequest>(
+    body: R,
+    field = 'path',
+  ): Promise<ActionAnswer<R['action']>> {
+    const answer = await this.host.sandbox.request(
       'workspace_files',
-      { max_bytes: FILES_API_LIMITS.maxFileBytes, ...body },
+      { max_bytes: FILES_API_LIMITS.maxFileBytes, ...body } as unknown as FilesRequest,
       AGENT_TIMEOUT_MS,
     );
-    if (answer.error_kind !== undefined) failureOf(answer, field);
-    return answer;
+    if ('error_kind' in answer) failureOf(answer, field);
+    return checkAnswerShape(
+      'workspace_files',
+      WORKSPACE_FILES_ANSWERS[body.action as R['action']],
+      answer,
+    ) as ActionAnswer<R['action']>;
   }
 
   /** A file's bytes, or a folder's listing (`""` is /workspace). */
   async read(rawPath: string): Promise<FileRead> {
     this.host.assertLive();
     const path = workspacePathOf(rawPath, { allowRoot: true });
-    const answer = await this.host.exclusive(() =>
-      this.ask<{ type: 'file'; data: string } | { type: 'directory'; entries: FileEntry[] }>({
-        action: 'get',
-        path,
-      }),
-    );
+    const answer = await this.host.exclusive(() => this.ask({ action: 'get', path }));
     return answer.type === 'file'
       ? { type: 'file', path, data: Buffer.from(answer.data, 'base64') }
       : { type: 'directory', path, entries: answer.entries };
@@ -112,9 +124,7 @@ export class WorkspaceFiles {
   async readArchive(rawPath: string): Promise<Buffer> {
     this.host.assertLive();
     const path = workspacePathOf(rawPath, { allowRoot: true });
-    const answer = await this.host.exclusive(() =>
-      this.ask<{ data: string }>({ action: 'tar', path }),
-    );
+    const answer = await this.host.exclusive(() => this.ask({ action: 'tar', path }));
     return Buffer.from(answer.data, 'base64');
   }
 
@@ -134,7 +144,7 @@ export class WorkspaceFiles {
       );
     const overwrite = options.overwrite ?? false;
     return this.change('put', path, [{ path, data }], overwrite, () =>
-      this.ask<{ bytes: number }>({
+      this.ask({
         action: 'put',
         path,
         data: Buffer.from(data).toString('base64'),
@@ -148,7 +158,7 @@ export class WorkspaceFiles {
     this.host.assertLive();
     const path = workspacePathOf(rawPath, { write: true });
     return this.change('delete', path, [{ path }], false, () =>
-      this.ask<{ deleted: boolean }>({ action: 'delete', path }).then(() => ({
+      this.ask({ action: 'delete', path }).then(() => ({
         files: 0,
         bytes: 0,
       })),
@@ -170,7 +180,7 @@ export class WorkspaceFiles {
     const overwrite = options.overwrite ?? false;
     const files = entries.filter((entry) => entry.data !== undefined);
     return this.change('put_tar', folder, files, overwrite, () =>
-      this.ask<{ files: number; bytes: number }>(
+      this.ask(
         {
           action: 'put_many',
           overwrite,

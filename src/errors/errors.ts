@@ -22,6 +22,8 @@ export type SystemErrorCode =
   | 'image_build_failed'
   | 'sandbox_failed'
   | 'sandbox_agent_lost'
+  | 'sandbox_agent_incompatible'
+  | 'sandbox_protocol_violation'
   | 'environment_lost'
   | 'timeout'
   | 'internal';
@@ -108,6 +110,8 @@ const HTTP_STATUS: Record<UserErrorCode | SystemErrorCode, number> = {
   image_build_failed: 500,
   sandbox_failed: 500,
   sandbox_agent_lost: 502,
+  sandbox_agent_incompatible: 502,
+  sandbox_protocol_violation: 502,
   environment_lost: 410,
   timeout: 504,
   internal: 500,

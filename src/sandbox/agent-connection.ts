@@ -3,6 +3,17 @@ import { createInterface } from 'node:readline';
 import { SystemError, UserError } from '../errors/index.js';
 import type { Logger } from '../record/logger.js';
 import type { AttachedStdio } from './container-client.js';
+import {
+  answerEnvelope,
+  outputEvent,
+  type AgentAnswerOf,
+  type AgentEvent,
+  type AgentOp,
+  type AgentRequestOf,
+} from './protocol/index.js';
+import { checkAnswer, checkRequest, checkVersion } from './protocol/check.js';
+
+export type { AgentEvent } from './protocol/index.js';
 
 /**
  * The longest request line the sandbox agent reads (sandbox-image/agent/main.py, MAX_REQUEST_BYTES).
@@ -10,13 +21,8 @@ import type { AttachedStdio } from './container-client.js';
  * request within the documented limits stays below it (docs/security.md, "The agent's stream").
  */
 export const AGENT_MAX_LINE_BYTES = 64 * 1024 * 1024;
-/** An event the agent sends for a request before its answer (docs/environments.md, "Live output"). */
-export interface AgentEvent {
-  event: string;
-  [key: string]: unknown;
-}
-
 interface Pending {
+  op: AgentOp;
   onEvent?: (event: AgentEvent) => void;
   resolve(value: unknown): void;
   reject(error: Error): void;
@@ -25,7 +31,8 @@ interface Pending {
 
 /**
  * The controller's end of the one long-lived stream to a sandbox agent: newline-framed JSON requests
- * and answers matched by id, so many requests can be in flight. No `docker exec` per call.
+ * and answers matched by id, so many requests can be in flight. No `docker exec` per call. Requests
+ * and answers are checked against the protocol (src/sandbox/protocol/, docs/agent-protocol.md).
  */
 export class AgentConnection {
   // Random first id: two controller replicas may be attached to one agent at once (Docker sends
@@ -54,15 +61,38 @@ export class AgentConnection {
   }
 
   /**
-   * Sends one request. `timeoutMs` bounds the wait for the answer: the agent enforces the tool's own
-   * timeout, this one only catches an agent that stopped answering.
+   * The check on connect: the agent answers `ping` with the protocol version it speaks, and any
+   * other than this controller's is `sandbox_agent_incompatible`, naming both (checked before the
+   * answer's shape, which another version may have changed).
    */
-  request<T>(
-    op: string,
-    body: Record<string, unknown>,
+  async handshake(timeoutMs: number, image?: string): Promise<AgentAnswerOf<'ping'>> {
+    const answer = await this.send('ping', {}, timeoutMs);
+    const reported = (answer as { protocol?: unknown } | null)?.protocol;
+    if (typeof reported === 'number') checkVersion(reported, image);
+    return checkAnswer('ping', answer);
+  }
+
+  /**
+   * Sends one request; its answer is checked against the protocol. `timeoutMs` bounds the wait for
+   * the answer: the agent enforces the tool's own timeout, this one only catches an agent that
+   * stopped answering.
+   */
+  async request<Op extends AgentOp>(
+    op: Op,
+    body: AgentRequestOf<Op>,
     timeoutMs?: number,
     onEvent?: (event: AgentEvent) => void,
-  ): Promise<T> {
+  ): Promise<AgentAnswerOf<Op>> {
+    checkRequest(op, body);
+    return checkAnswer(op, await this.send(op, body, timeoutMs, onEvent));
+  }
+
+  private send(
+    op: AgentOp,
+    body: object,
+    timeoutMs?: number,
+    onEvent?: (event: AgentEvent) => void,
+  ): Promise<unknown> {
     if (this.lostReason !== undefined) {
       return Promise.reject(
         new SystemError('sandbox_agent_lost', this.lostReason, { retryable: false }),
@@ -80,7 +110,7 @@ export class AgentConnection {
         ),
       );
     }
-    return new Promise<T>((resolve, reject) => {
+    return new Promise<unknown>((resolve, reject) => {
       const timer =
         timeoutMs === undefined
           ? undefined
@@ -97,7 +127,8 @@ export class AgentConnection {
               );
             }, timeoutMs);
       this.pending.set(id, {
-        resolve: resolve as (value: unknown) => void,
+        op,
+        resolve,
         reject,
         timer,
         ...(onEvent ? { onEvent } : {}),
@@ -108,7 +139,7 @@ export class AgentConnection {
 
   private onLine(line: string): void {
     if (line.trim() === '') return;
-    let message: { id?: number; ok?: boolean; result?: unknown; error?: string; event?: string };
+    let message: unknown;
     try {
       message = JSON.parse(line);
     } catch {
@@ -118,23 +149,44 @@ export class AgentConnection {
       );
       return;
     }
-    const pending = message.id === undefined ? undefined : this.pending.get(message.id);
+    const id = (message as { id?: unknown } | null)?.id;
+    const pending = typeof id === 'number' ? this.pending.get(id) : undefined;
+    // Not ours: another replica's request (docs/kubernetes.md, Several replicas), or one given up.
     if (!pending) return;
-    if (typeof message.event === 'string') {
+    if (typeof (message as { event?: unknown }).event === 'string') {
       // Not the answer: an event of the request while it runs.
+      const event = outputEvent.safeParse(message);
+      if (!event.success) {
+        this.logger.warn(
+          { containerId: this.containerId, op: pending.op, line: line.slice(0, 200) },
+          'sandbox agent sent an event the protocol does not know; ignored',
+        );
+        return;
+      }
       try {
-        pending.onEvent?.(message as AgentEvent);
+        pending.onEvent?.(event.data);
       } catch (error) {
         this.logger.warn({ error: (error as Error).message }, 'agent event listener failed');
       }
       return;
     }
-    this.pending.delete(message.id as number);
+    this.pending.delete(id as number);
     if (pending.timer) clearTimeout(pending.timer);
-    if (message.ok) pending.resolve(message.result);
+    const envelope = answerEnvelope.safeParse(message);
+    if (!envelope.success)
+      pending.reject(
+        new SystemError(
+          'sandbox_protocol_violation',
+          `sandbox agent: its answer to ${pending.op} is neither {ok: true, result} nor {ok: false, error}`,
+          { retryable: false, details: { operation: pending.op, field: 'ok' } },
+        ),
+      );
+    else if (envelope.data.ok) pending.resolve(envelope.data.result);
     else
       pending.reject(
-        new SystemError('sandbox_failed', `sandbox agent: ${message.error ?? 'unknown error'}`),
+        new SystemError('sandbox_failed', `sandbox agent: ${envelope.data.error}`, {
+          details: { operation: pending.op },
+        }),
       );
   }
 

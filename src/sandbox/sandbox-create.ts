@@ -84,7 +84,7 @@ export async function createSandbox(
     const stdio = await client.attach(containerId);
     const agent = new AgentConnection(stdio, logger, containerId);
     await client.startContainer(containerId);
-    await agent.request('ping', {}, AGENT_READY_TIMEOUT_MS);
+    await agent.handshake(AGENT_READY_TIMEOUT_MS, params.image);
     const sandbox = wrap({ containerId, agent, ...(disk ? { diskFolder: disk.folder } : {}) });
     await sandbox.injectSources(params.sources);
     logger.info({ environmentId, containerId }, 'environment ready');

@@ -71,14 +71,8 @@ export function checkRuntimeName(runtime: string, field: string): string {
   return runtime;
 }
 
-/** Where things are inside the sandbox (sandbox-image/Dockerfile makes them). */
-export const SANDBOX_PATHS = {
-  workspace: '/workspace',
-  agents: '/.agents',
-  agentsMirror: '/workspace/.agents',
-  agentsWritable: '/opt/hookbox/agents-rw',
-  stateDir: '/var/lib/hookbox/state',
-} as const;
+/** Where things are inside the sandbox: defined once, with the agent protocol (docs/agent-protocol.md). */
+export { SANDBOX_PATHS } from './protocol/paths.js';
 
 /** The agent keeps only what it needs to switch users and clean up (docs/contract.md §2). */
 export const AGENT_CAPABILITIES = ['SETUID', 'SETGID', 'KILL'];

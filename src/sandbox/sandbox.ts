@@ -2,6 +2,7 @@ import type { PlacedSource } from '../config/sources.js';
 import { SystemError } from '../errors/index.js';
 import type { Logger } from '../record/logger.js';
 import { AgentConnection, type AgentEvent } from './agent-connection.js';
+import type { AgentAnswerOf, AgentOp, AgentRequestOf } from './protocol/index.js';
 import type { ContainerClient } from './container-client.js';
 import { LABEL_ENVIRONMENT, LABEL_ROLE, LABEL_WORKSPACE_DISK } from './labels.js';
 import {
@@ -89,7 +90,7 @@ export class Sandbox {
   ): Promise<AgentConnection> {
     const agent = new AgentConnection(await client.attach(containerId), logger, containerId);
     try {
-      await agent.request('ping', {}, AGENT_READY_TIMEOUT_MS);
+      await agent.handshake(AGENT_READY_TIMEOUT_MS);
     } catch (error) {
       agent.close();
       throw error;
@@ -135,17 +136,20 @@ export class Sandbox {
     return `its container ${state.oomKilled ? 'was OOM-killed' : `is ${state.status}`} (exit code ${state.exitCode})`;
   }
 
-  /** Sends one request to the sandbox agent; a lost agent becomes an error that says what happened. */
-  async request<T>(
-    op: string,
-    body: Record<string, unknown>,
+  /**
+   * Sends one request to the sandbox agent, its answer checked against the protocol
+   * (docs/agent-protocol.md); a lost agent becomes an error that says what happened.
+   */
+  async request<Op extends AgentOp>(
+    op: Op,
+    body: AgentRequestOf<Op>,
     answerTimeoutMs: number,
     onEvent?: (event: AgentEvent) => void,
-  ): Promise<T> {
+  ): Promise<AgentAnswerOf<Op>> {
     // A stream that broke between calls (an engine restart) is re-attached before this one.
     if (this.agent.lost !== undefined) await this.reconnect();
     try {
-      return await this.agent.request<T>(op, body, answerTimeoutMs, onEvent);
+      return await this.agent.request(op, body, answerTimeoutMs, onEvent);
     } catch (error) {
       if (
         error instanceof SystemError &&

@@ -1,15 +1,15 @@
-import { UserError } from '../errors/index.js';
+import { SystemError, UserError } from '../errors/index.js';
 import { newControllerId, newEnvironmentId } from '../environments/ids.js';
 import type { Logger } from '../record/logger.js';
 import type { ContainerClient, ImageSummary } from '../sandbox/container-client.js';
+import { PROTOCOL_VERSION } from '../sandbox/protocol/index.js';
 import { Sandbox } from '../sandbox/sandbox.js';
 
 /**
- * The protocol the controller speaks with the sandbox agent: `PROTOCOL_VERSION` in
- * sandbox-image/agent/main.py (a unit test keeps the two equal). A template whose agent answers
- * another version was built on another hookbox.
+ * The protocol the controller speaks with the sandbox agent (docs/agent-protocol.md). A template
+ * whose agent answers another version was built on another hookbox.
  */
-export const AGENT_PROTOCOL_VERSION = 1;
+export const AGENT_PROTOCOL_VERSION = PROTOCOL_VERSION;
 
 /** The entrypoint every sandbox image has: tini, then the agent (sandbox-image/Dockerfile). */
 export const AGENT_ENTRYPOINT = [
@@ -51,12 +51,6 @@ const TOOL_PROBE = [
   "find / -xdev -type f -perm /6000 2>/dev/null | head -n 5 | sed 's/^/setid=/'",
 ].join('\n');
 
-interface RunAnswer {
-  exit_code: number;
-  stdout: string;
-  stderr: string;
-}
-
 /**
  * The hardening self-check of a built template (docs/templates.md, "How a template is checked"):
  * an environment is made from it exactly as for real (read-only root, no capabilities for tool
@@ -70,34 +64,36 @@ export async function selfCheck(
   logger: Logger,
   image: string,
 ): Promise<string[]> {
-  const sandbox = await Sandbox.create({
-    client,
-    logger,
-    controller: { id: newControllerId(), pid: process.pid },
-    environmentId: newEnvironmentId(),
-    image,
-    sources: [],
-  }).catch((error: unknown) => {
+  let sandbox: Sandbox;
+  try {
+    // The agent's protocol version is checked on connect (docs/agent-protocol.md, Versions).
+    sandbox = await Sandbox.create({
+      client,
+      logger,
+      controller: { id: newControllerId(), pid: process.pid },
+      environmentId: newEnvironmentId(),
+      image,
+      sources: [],
+    });
+  } catch (error) {
+    if (error instanceof SystemError && error.code === 'sandbox_agent_incompatible')
+      return [
+        `its sandbox agent speaks protocol ${String(error.details.agent_protocol)}, this hookbox ${AGENT_PROTOCOL_VERSION}`,
+      ];
     throw new UserError(
       'invalid_template',
       `the template's sandbox agent did not start: ${(error as Error).message}`,
       { details: { field: 'image' }, cause: error },
     );
-  });
+  }
   const problems: string[] = [];
   try {
-    const ping = await sandbox.request<{ protocol?: number }>('ping', {}, 10_000);
-    if (ping.protocol !== AGENT_PROTOCOL_VERSION)
-      problems.push(
-        `its sandbox agent speaks protocol ${String(ping.protocol)}, this hookbox ${AGENT_PROTOCOL_VERSION}`,
-      );
-    const run = (op: string, body: Record<string, unknown>) =>
-      sandbox.request<RunAnswer>(
-        op,
-        { ...body, timeout_ms: 30_000, output_cap_bytes: 65_536, stdin: '' },
-        40_000,
-      );
-    const tool = await run('run_code', { code: TOOL_PROBE, language: 'bash' });
+    const limits = { timeout_ms: 30_000, output_cap_bytes: 65_536 };
+    const tool = await sandbox.request(
+      'run_code',
+      { code: TOOL_PROBE, language: 'bash', ...limits },
+      40_000,
+    );
     const facts = new Map<string, string>();
     for (const line of tool.stdout.split('\n')) {
       for (const pair of line.split(' ')) {
@@ -122,7 +118,11 @@ export async function selfCheck(
       problems.push(
         `the probe as tool user failed (exit ${tool.exit_code}): ${tool.stderr.trim()}`,
       );
-    const hook = await run('run_hook', { command: 'echo "$(id -u):$(id -g)"' });
+    const hook = await sandbox.request(
+      'run_hook',
+      { command: 'echo "$(id -u):$(id -g)"', stdin: '', ...limits },
+      40_000,
+    );
     if (hook.stdout.trim() !== '1001:1001')
       problems.push(
         `hooks do not run as the hook user (${hook.stdout.trim() || hook.stderr.trim()})`,

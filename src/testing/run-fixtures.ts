@@ -100,19 +100,22 @@ async function probePaths(
 ): Promise<Map<string, PathProbe>> {
   const found = new Map<string, PathProbe>();
   for (const path of paths) {
-    const answer = await environment.sandbox.request<{ content?: string; error?: string }>(
+    const answer = await environment.sandbox.request(
       'file',
       { tool: 'read_file', args: { path }, max_read_bytes: 1 << 20 },
       30_000,
     );
-    if (answer.content !== undefined) found.set(path, { exists: true, content: answer.content });
-    else found.set(path, { exists: !/No such file or directory/.test(answer.error ?? '') });
+    if ('content' in answer) found.set(path, { exists: true, content: answer.content });
+    else
+      found.set(path, {
+        exists: !/No such file or directory/.test('error' in answer ? answer.error : ''),
+      });
   }
   return found;
 }
 
 async function fingerprint(environment: Environment): Promise<string> {
-  const answer = await environment.sandbox.request<{ stdout: string; exit_code: number }>(
+  const answer = await environment.sandbox.request(
     'run_code',
     {
       code: FINGERPRINT,

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { AnyAgentRequest } from '../sandbox/protocol/index.js';
 import type { ToolResult } from './types.js';
 
 /** Per-environment settings a tool runs under. */
@@ -10,13 +11,17 @@ export interface ToolRunSettings {
   env?: Readonly<Record<string, string>>;
 }
 
-/** What a tool asks the sandbox agent to do: one request over the agent's stream. */
-export interface AgentRequest {
-  op: string;
-  body: Record<string, unknown>;
+/**
+ * What a tool asks the sandbox agent to do: one request over the agent's stream, of one of the
+ * protocol's operations (docs/agent-protocol.md).
+ */
+export type AgentRequest = Extract<
+  AnyAgentRequest,
+  { op: 'run_code' | 'file' | 'file_2026_09' }
+> & {
   /** How long the agent may take to answer, beyond which the agent is considered lost. */
   answerTimeoutMs: number;
-}
+};
 
 /**
  * One built-in tool: its name, argument schema, how it runs in the sandbox, and how its result reads.

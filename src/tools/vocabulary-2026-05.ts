@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { AgentRequestOf } from '../sandbox/protocol/index.js';
 import type { ToolDefinition, ToolRunSettings } from './tool-definition.js';
 import type { ToolResult } from './types.js';
 
@@ -34,8 +35,8 @@ export function fileError(result: ToolResult): string | undefined {
   return typeof result.error === 'string' ? result.error : undefined;
 }
 
-function fileTool<Args extends Record<string, unknown>>(
-  name: string,
+function fileTool<Args extends AgentRequestOf<'file'>['args']>(
+  name: AgentRequestOf<'file'>['tool'],
   description: string,
   args: z.ZodType<Args>,
 ): ToolDefinition<Args> {

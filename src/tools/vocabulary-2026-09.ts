@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { AgentRequestOf } from '../sandbox/protocol/index.js';
 import type { ToolDefinition, ToolRunSettings } from './tool-definition.js';
 import type { ToolResult } from './types.js';
 import {
@@ -115,7 +116,8 @@ const codeExecution: ToolDefinition<CodeExecutionArgs> = {
     return {
       op: 'run_code',
       body: {
-        code: args.code ?? args.command,
+        // The arguments' check made sure one of the two is given.
+        code: args.code ?? args.command ?? '',
         language: args.language ?? 'bash',
         timeout_ms: timeoutMs,
         output_cap_bytes: settings.outputCapBytes,
@@ -145,7 +147,11 @@ function fileTool<Args extends Record<string, unknown>>(
     pathArgs: definition.pathArgs,
     request: (args, settings) => ({
       op: 'file_2026_09',
-      body: { tool: definition.name, ...definition.body(args, settings) },
+      // Each tool's body is checked against the protocol before it is sent (docs/agent-protocol.md).
+      body: {
+        tool: definition.name,
+        ...definition.body(args, settings),
+      } as AgentRequestOf<'file_2026_09'>,
       answerTimeoutMs: definition.answerTimeoutMs?.(settings) ?? FILE_ANSWER_TIMEOUT_MS,
     }),
     result: (answer) => answer,

@@ -157,7 +157,7 @@ describe('what a template must not do', () => {
       'an agent of another protocol',
       [
         'FROM hookbox/sandbox:latest',
-        "RUN sed -i 's/^PROTOCOL_VERSION = .*/PROTOCOL_VERSION = 0/' /opt/hookbox/agent/main.py",
+        'RUN sed -i \'s/"protocol_version": 1,/"protocol_version": 0,/\' /opt/hookbox/agent/protocol.schema.json',
       ],
       /fails the sandbox's checks:\n {2}its sandbox agent speaks protocol 0, this hookbox 1/,
     ],

@@ -97,10 +97,13 @@ describe('names and options', () => {
   });
 
   it("the controller expects the agent's protocol version", () => {
-    const main = readFileSync(
-      new URL('../../sandbox-image/agent/main.py', import.meta.url),
-      'utf8',
-    );
-    expect(/^PROTOCOL_VERSION = (\d+)$/m.exec(main)?.[1]).toBe(String(AGENT_PROTOCOL_VERSION));
+    // The agent reads its version from the protocol document the image ships (docs/agent-protocol.md).
+    const document = JSON.parse(
+      readFileSync(
+        new URL('../../sandbox-image/agent/protocol.schema.json', import.meta.url),
+        'utf8',
+      ),
+    ) as { protocol_version: number };
+    expect(document.protocol_version).toBe(AGENT_PROTOCOL_VERSION);
   });
 });

@@ -195,7 +195,7 @@ describe('code_execution timeout_seconds', () => {
   };
   const request = (args: Record<string, unknown>) => {
     const { tool, args: parsed } = resolveToolCall({ name: 'code_execution', args }, '2026-09');
-    return tool.request(parsed, settings);
+    return tool.request(parsed, settings) as { body: Record<string, unknown> };
   };
   it('shortens the environment timeout, never lengthens it', () => {
     expect(request({ code: 'x', timeout_seconds: 2 }).body.timeout_ms).toBe(2000);

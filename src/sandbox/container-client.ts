@@ -104,6 +104,14 @@ export interface ContainerState {
   exitCode: number;
 }
 
+/** How an image is built beyond its context, tag, build arguments and labels. */
+export interface BuildImageOptions {
+  /** The Dockerfile's path in the context. @default `Dockerfile` */
+  dockerfile?: string;
+  /** The build's output, line by line. */
+  onOutput?: (line: string) => void;
+}
+
 /**
  * What hookbox needs from a container engine. The Docker implementation is
  * {@link DockerContainerClient}; unit tests may supply a fake.
@@ -142,7 +150,7 @@ export interface ContainerClient {
     tag: string,
     buildArgs: Record<string, string>,
     labels: Record<string, string>,
-    options?: { dockerfile?: string; onOutput?: (line: string) => void },
+    options?: BuildImageOptions,
   ): Promise<void>;
   /** The image's configuration, or undefined when there is no such image. */
   inspectImage(tag: string): Promise<ImageSummary | undefined>;

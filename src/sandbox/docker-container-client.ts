@@ -214,14 +214,8 @@ export class DockerContainerClient implements ContainerClient {
     return address ? address : undefined;
   }
 
-  buildImage(
-    context: Buffer,
-    tag: string,
-    buildArgs: Record<string, string>,
-    labels: Record<string, string>,
-    options: { dockerfile?: string; onOutput?: (line: string) => void } = {},
-  ): Promise<void> {
-    return this.images.build(context, tag, buildArgs, labels, options);
+  buildImage(...args: Parameters<ContainerClient['buildImage']>): Promise<void> {
+    return this.images.build(...args);
   }
 
   inspectImage(tag: string): Promise<ImageSummary | undefined> {

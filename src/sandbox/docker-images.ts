@@ -1,7 +1,7 @@
 // The Docker engine's images (build, inspect, list, tag, remove), for DockerContainerClient.
 import type Docker from 'dockerode';
 import { Readable } from 'node:stream';
-import type { ImageSummary } from './container-client.js';
+import type { BuildImageOptions, ImageSummary } from './container-client.js';
 import { unlessNotFound, type EngineCall } from './docker-engine-call.js';
 
 export class DockerImages {
@@ -22,7 +22,7 @@ export class DockerImages {
     tag: string,
     buildArgs: Record<string, string>,
     labels: Record<string, string>,
-    options: { dockerfile?: string; onOutput?: (line: string) => void } = {},
+    options: BuildImageOptions = {},
   ): Promise<void> {
     await this.call('build image', { tag }, async () => {
       const stream = await this.docker.buildImage(

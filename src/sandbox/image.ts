@@ -1,42 +1,18 @@
 import { execa } from 'execa';
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { pack } from 'tar-stream';
+import { join } from 'node:path';
 import { SystemError } from '../errors/index.js';
 import { packageRoot } from '../paths.js';
 import type { Logger } from '../record/logger.js';
+import { contentHash, readFolder, tarOf, type ContextFile } from './build-context.js';
 import type { ContainerClient } from './container-client.js';
 import { SANDBOX_ALIAS } from '../templates/dockerfile.js';
 import { LABEL_IMAGE, LABEL_IMAGE_INPUTS } from './labels.js';
 
 /** The files an image is built from, read from sandbox-image/, in a stable order. */
-export function imageInputs(): { path: string; data: Buffer; mode: number }[] {
-  const dir = join(packageRoot(), 'sandbox-image');
-  const files: { path: string; data: Buffer; mode: number }[] = [];
-  const walk = (folder: string): void => {
-    for (const name of readdirSync(folder).sort()) {
-      if (name === '__pycache__') continue;
-      const full = join(folder, name);
-      const info = statSync(full);
-      if (info.isDirectory()) walk(full);
-      else
-        files.push({
-          path: relative(dir, full),
-          data: readFileSync(full),
-          mode: info.mode & 0o777,
-        });
-    }
-  };
-  walk(dir);
-  return files;
-}
-
-function hashOf(files: { path: string; data: Buffer }[], extra = ''): string {
-  const hash = createHash('sha256');
-  for (const file of files) hash.update(file.path).update('\0').update(file.data).update('\0');
-  hash.update(extra);
-  return hash.digest('hex').slice(0, 12);
+export function imageInputs(): ContextFile[] {
+  return readFolder(join(packageRoot(), 'sandbox-image'), {
+    skip: (name) => name === '__pycache__',
+  });
 }
 
 export interface ImageTags {
@@ -52,18 +28,8 @@ export function imageTags(): ImageTags {
   const baseInputs = inputs.filter(
     (file) => file.path === 'base-packages.txt' || file.path === 'build-base.sh',
   );
-  const base = `hookbox/base:bookworm-${hashOf(baseInputs)}`;
-  return { base, sandbox: `hookbox/sandbox:${hashOf(inputs, base)}` };
-}
-
-async function tarOf(files: { path: string; data: Buffer; mode: number }[]): Promise<Buffer> {
-  const archive = pack();
-  for (const file of files)
-    archive.entry({ name: file.path, mode: file.mode, mtime: new Date(0) }, file.data);
-  archive.finalize();
-  const chunks: Buffer[] = [];
-  for await (const chunk of archive) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+  const base = `hookbox/base:bookworm-${contentHash(baseInputs)}`;
+  return { base, sandbox: `hookbox/sandbox:${contentHash(inputs, base)}` };
 }
 
 export interface ImageStatus {

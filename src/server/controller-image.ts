@@ -1,36 +1,17 @@
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { existsSync, lstatSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pack } from 'tar-stream';
 import { SystemError } from '../errors/index.js';
 import { packageRoot } from '../paths.js';
 import type { Logger } from '../record/logger.js';
+import { contentHash, readFolder, tarOf, type ContextFile } from '../sandbox/build-context.js';
 import type { ContainerClient } from '../sandbox/container-client.js';
 import { ensureImage, imageTags, type BuildProgress } from '../sandbox/image.js';
 import { LABEL_IMAGE, LABEL_IMAGE_INPUTS } from '../sandbox/labels.js';
 
 /** The registry base of the top-level Dockerfile (its default `BASE_IMAGE`). */
 export const REGISTRY_NODE_BASE = 'node:20-bookworm-slim';
-
-interface ContextFile {
-  path: string;
-  data?: Buffer;
-  mode: number;
-  linkname?: string;
-}
-
-function walk(root: string, dir: string, out: ContextFile[], skip: (name: string) => boolean) {
-  for (const name of readdirSync(dir).sort()) {
-    if (skip(name)) continue;
-    const full = join(dir, name);
-    const info = lstatSync(full);
-    const path = relative(root, full);
-    if (info.isSymbolicLink()) out.push({ path, mode: 0o777, linkname: readlinkSync(full) });
-    else if (info.isDirectory()) walk(root, full, out, skip);
-    else if (info.isFile()) out.push({ path, data: readFileSync(full), mode: info.mode & 0o777 });
-  }
-}
 
 /** The production packages of package-lock.json (`dev: true` ones left out) that are installed. */
 export function productionPackages(root: string): string[] {
@@ -81,71 +62,29 @@ export function controllerImageContext(options: {
   file('package.json');
   file('package-lock.json');
   file('bin/hookbox.js');
-  const dist: ContextFile[] = [];
-  walk(join(distDir, 'src'), join(distDir, 'src'), dist, (name) => name.endsWith('.map'));
-  hashed.push(...dist.map((entry) => ({ ...entry, path: `dist/src/${entry.path}` })));
-  const sandbox: ContextFile[] = [];
-  walk(
-    join(root, 'sandbox-image'),
-    join(root, 'sandbox-image'),
-    sandbox,
-    (name) => name === '__pycache__',
+  hashed.push(
+    ...readFolder(join(distDir, 'src'), {
+      skip: (name) => name.endsWith('.map'),
+      prefix: 'dist/src/',
+    }),
+    ...readFolder(join(root, 'sandbox-image'), {
+      skip: (name) => name === '__pycache__',
+      prefix: 'sandbox-image/',
+    }),
+    // The web console's page and code (docs/console.md), which `hookbox serve` reads at start.
+    ...readFolder(join(root, 'console'), { prefix: 'console/' }),
+    // The shipped templates (`full`), built on first use by the controller inside
+    // (docs/templates.md).
+    ...readFolder(join(root, 'templates'), { prefix: 'templates/' }),
   );
-  hashed.push(...sandbox.map((entry) => ({ ...entry, path: `sandbox-image/${entry.path}` })));
-  // The web console's page and code (docs/console.md), which `hookbox serve` reads at start.
-  const consoleFiles: ContextFile[] = [];
-  walk(join(root, 'console'), join(root, 'console'), consoleFiles, () => false);
-  hashed.push(...consoleFiles.map((entry) => ({ ...entry, path: `console/${entry.path}` })));
-  // The shipped templates (`full`), built on first use by the controller inside (docs/templates.md).
-  const templates: ContextFile[] = [];
-  walk(join(root, 'templates'), join(root, 'templates'), templates, () => false);
-  hashed.push(...templates.map((entry) => ({ ...entry, path: `templates/${entry.path}` })));
   if (options.withNode) {
     hashed.push({ path: 'node', data: readFileSync(process.execPath), mode: 0o755 });
   }
-  const hash = createHash('sha256');
-  for (const entry of hashed) {
-    hash.update(entry.path).update('\0');
-    if (entry.data) hash.update(entry.data);
-    hash.update('\0');
-  }
   // node_modules follows from package-lock.json, which is hashed; its files are not.
-  const modules: ContextFile[] = [];
-  for (const pkg of productionPackages(root)) {
-    const nested: ContextFile[] = [];
-    walk(join(root, pkg), join(root, pkg), nested, (name) => name === 'node_modules');
-    modules.push(...nested.map((entry) => ({ ...entry, path: `${pkg}/${entry.path}` })));
-  }
-  return { files: [...hashed, ...modules], hash: hash.digest('hex').slice(0, 12) };
-}
-
-async function tarOf(files: ContextFile[]): Promise<Buffer> {
-  const archive = pack();
-  const chunks: Buffer[] = [];
-  const done = (async () => {
-    for await (const chunk of archive) chunks.push(chunk as Buffer);
-  })();
-  for (const entry of files) {
-    if (entry.linkname !== undefined) {
-      archive.entry({
-        name: entry.path,
-        type: 'symlink',
-        linkname: entry.linkname,
-        mtime: new Date(0),
-      });
-    } else {
-      await new Promise<void>((resolve, reject) =>
-        archive.entry(
-          { name: entry.path, mode: entry.mode, mtime: new Date(0) },
-          entry.data!,
-          (error) => (error ? reject(error) : resolve()),
-        ),
-      );
-    }
-  }
-  archive.finalize();
-  await done;
-  return Buffer.concat(chunks);
+  const modules = productionPackages(root).flatMap((pkg) =>
+    readFolder(join(root, pkg), { skip: (name) => name === 'node_modules', prefix: `${pkg}/` }),
+  );
+  return { files: [...hashed, ...modules], hash: contentHash(hashed) };
 }
 
 export interface ControllerImageOptions {

@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openStateFile } from './sqlite-file.js';
 import { z } from 'zod';
 import type { ApprovalStore, PendingApproval } from '../interactions/approval-store.js';
 
@@ -30,18 +31,17 @@ export class SqliteApprovalStore implements ApprovalStore {
   private readonly db: Database.Database;
 
   constructor(path: string) {
-    this.db = new Database(path);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = FULL');
-    this.db.pragma('busy_timeout = 5000');
-    this.db.exec(`
+    this.db = openStateFile(
+      path,
+      `
       CREATE TABLE IF NOT EXISTS approvals (
         call_id TEXT PRIMARY KEY, interaction_id TEXT NOT NULL, environment_id TEXT NOT NULL,
         status TEXT NOT NULL, body TEXT NOT NULL, expires_at TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS approval_grants (
         environment_id TEXT NOT NULL, key TEXT NOT NULL, created TEXT NOT NULL,
         PRIMARY KEY (environment_id, key));
-    `);
+    `,
+    );
   }
 
   async put(approval: PendingApproval): Promise<void> {

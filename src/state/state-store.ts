@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openStateFile } from './sqlite-file.js';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
@@ -60,11 +61,9 @@ export class StateStore {
   constructor(readonly path: string) {
     mkdirSync(dirname(path), { recursive: true });
     this.lock = new StateLock(path);
-    this.db = new Database(path);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = FULL');
-    this.db.pragma('busy_timeout = 5000');
-    this.db.exec(`
+    this.db = openStateFile(
+      path,
+      `
       CREATE TABLE IF NOT EXISTS environments (
         id TEXT PRIMARY KEY, container_id TEXT NOT NULL, created TEXT NOT NULL,
         settings TEXT NOT NULL, hooks_json TEXT, last_used TEXT NOT NULL);
@@ -74,7 +73,8 @@ export class StateStore {
       CREATE TABLE IF NOT EXISTS interaction_steps (
         interaction_id TEXT NOT NULL, idx INTEGER NOT NULL, step TEXT NOT NULL,
         PRIMARY KEY (interaction_id, idx));
-    `);
+    `,
+    );
     // Columns are only ever added (docs/operations.md, "Upgrades"): the owner of each resource.
     for (const table of ['environments', 'interactions']) {
       const columns = this.db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[];

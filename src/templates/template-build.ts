@@ -1,10 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { pack } from 'tar-stream';
 import { SystemError, UserError } from '../errors/index.js';
 import type { Logger } from '../record/logger.js';
 import type { ContainerClient } from '../sandbox/container-client.js';
+import { contentHash, readFolder, tarOf, type ContextFile } from '../sandbox/build-context.js';
 import { imageInputs } from '../sandbox/image.js';
 import { LABEL_IMAGE } from '../sandbox/labels.js';
 import { checkDockerfile, pinSandboxFrom, type DockerfileCheck } from './dockerfile.js';
@@ -53,49 +53,18 @@ export interface TemplateBuildResult {
   notices: string[];
 }
 
-interface ContextFile {
-  path: string;
-  data: Buffer;
-  mode: number;
-}
-
+/** The build context under `folder` (`.git` left out), refused past MAX_CONTEXT_BYTES. */
 function readContext(folder: string, display: string): ContextFile[] {
-  const files: ContextFile[] = [];
-  let total = 0;
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir).sort()) {
-      if (name === '.git') continue;
-      const full = join(dir, name);
-      const info = statSync(full);
-      if (info.isDirectory()) walk(full);
-      else if (info.isFile()) {
-        total += info.size;
-        if (total > MAX_CONTEXT_BYTES)
-          throw new UserError(
-            'invalid_template',
-            `${display}: the build context is over ${MAX_CONTEXT_BYTES >> 20} MiB`,
-            { details: { field: 'path' } },
-          );
-        files.push({
-          path: relative(folder, full),
-          data: readFileSync(full),
-          mode: info.mode & 0o777,
-        });
-      }
-    }
-  };
-  walk(folder);
-  return files;
-}
-
-async function tarOf(files: ContextFile[]): Promise<Buffer> {
-  const archive = pack();
-  for (const file of files)
-    archive.entry({ name: file.path, mode: file.mode, mtime: new Date(0) }, file.data);
-  archive.finalize();
-  const chunks: Buffer[] = [];
-  for await (const chunk of archive) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+  return readFolder(folder, {
+    skip: (name) => name === '.git',
+    maxBytes: MAX_CONTEXT_BYTES,
+    tooLarge: () =>
+      new UserError(
+        'invalid_template',
+        `${display}: the build context is over ${MAX_CONTEXT_BYTES >> 20} MiB`,
+        { details: { field: 'path' } },
+      ),
+  });
 }
 
 /** A path as messages show it: relative to the working folder when it is under it. */
@@ -190,10 +159,7 @@ export async function buildTemplate(
   const check = checkDockerfile(text, display);
   const files = readContext(context, display);
   const dockerfileName = relative(context, file);
-  const hash = createHash('sha256');
-  for (const entry of files) hash.update(entry.path).update('\0').update(entry.data).update('\0');
-  hash.update(sandboxTag).update('\0').update(SEAL);
-  const inputs = hash.digest('hex').slice(0, 12);
+  const inputs = contentHash(files, `${sandboxTag}\0${SEAL}`);
 
   const existing = await findTemplate(client, name, sandboxTag);
   const existingImage = existing && (await client.inspectImage(templateTag(name)));

@@ -1,4 +1,5 @@
 // The options of Controller.start, and the default runtime they resolve to.
+import type { SnapshotOptions } from '../snapshots/snapshot-options.js';
 import type { Hook } from '../policies/hook.js';
 import type { AuditRetention } from '../record/audit-retention.js';
 import type { Logger } from '../record/logger.js';
@@ -46,6 +47,8 @@ export interface ControllerOptions {
    * @default 0
    */
   reapIntervalMs?: number;
+  /** Snapshots' TTL (docs/environments.md, "Snapshots and forks"). @default { ttlMs: 24 h } */
+  snapshots?: SnapshotOptions;
   /**
    * Remove audit logs past this retention each time orphans are reaped (at start and every
    * `reapIntervalMs`); the logs of environments that still exist are kept. `hookbox serve` uses the

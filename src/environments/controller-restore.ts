@@ -10,6 +10,8 @@ import type { ControllerStateStore, EnvironmentRow } from '../state/store.js';
 import { VOCABULARIES, type VocabularyId } from '../tools/registry.js';
 import type { ToolRunSettings } from '../tools/tool-definition.js';
 import type { Environment } from './environment.js';
+import type { SandboxOptions } from '../sandbox/sandbox-options.js';
+import { DEFAULT_TEMPLATE } from '../templates/template-image.js';
 
 /** The settings saved with an environment (saved state is read back through this schema). */
 const storedSettingsSchema = z.object({
@@ -18,6 +20,14 @@ const storedSettingsSchema = z.object({
   outputCapBytes: z.number().int().positive(),
   backgroundProcesses: z.boolean(),
   env: z.record(z.string(), z.string()).optional(),
+});
+
+/** The template and sandbox options saved with it (for its snapshots and forks). */
+const storedRecipeSchema = z.object({
+  template: z.string().default(DEFAULT_TEMPLATE),
+  sandbox: (z.record(z.string(), z.unknown()).nullable() as z.ZodType<SandboxOptions | null>)
+    .optional()
+    .transform((value) => value ?? null),
 });
 
 /** What re-attaching needs of the controller. */
@@ -59,10 +69,21 @@ export async function reattachEnvironment(host: Reattaching, row: EnvironmentRow
       containerId: row.container_id,
     });
     const settings = storedSettingsSchema.parse(row.settings);
+    const saved = storedRecipeSchema.safeParse(row.settings);
     const gates = row.hooks_json === null ? EMPTY_HOOKS_CONFIG : parseHooksConfig(row.hooks_json);
     const environment = host.adopt(sandbox, gates, settings.vocabulary, settings, {
       tenant: row.tenant ?? null,
     });
+    environment.recipe = {
+      vocabulary: settings.vocabulary,
+      template: saved.success ? saved.data.template : DEFAULT_TEMPLATE,
+      toolTimeoutMs: settings.timeoutMs,
+      outputCapBytes: settings.outputCapBytes,
+      backgroundProcesses: settings.backgroundProcesses,
+      ...(settings.env ? { env: settings.env } : {}),
+      sandbox: saved.success ? saved.data.sandbox : null,
+      hooksJson: row.hooks_json,
+    };
     // Idle since its last use before the restart: the TTL counts from there.
     const lastUsed = Date.parse(row.last_used);
     if (Number.isFinite(lastUsed)) environment.lastUsedAt = lastUsed;

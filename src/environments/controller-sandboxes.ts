@@ -8,6 +8,7 @@ import type { ContainerClient } from '../sandbox/container-client.js';
 import { Sandbox, type ControllerIdentity } from '../sandbox/sandbox.js';
 import { diskRootOf } from '../sandbox/workspace-disk.js';
 import type { EnvironmentOptions } from './environment-options.js';
+import type { WorkspaceFill } from '../snapshots/workspace-fill.js';
 
 /** What making a sandbox needs of the controller. */
 export interface SandboxMaking {
@@ -29,6 +30,8 @@ export async function makeSandbox(
   options?: EnvironmentOptions['sandbox'],
   network?: { allowlist: Allowlist; onRecord: (record: EgressRecord) => void },
   image: string = maker.image,
+  /** Fills the new workspace and gates from a snapshot or another environment (src/snapshots/). */
+  fill?: WorkspaceFill,
 ): Promise<Sandbox> {
   // The way out first (the sandbox needs the relay's address); the sandbox then owns it.
   const egress = network
@@ -54,5 +57,6 @@ export async function makeSandbox(
     options: { ...options, runtime: options?.runtime ?? maker.runtime },
     ...(egress ? { network: egress } : {}),
     diskRoot: diskRootOf(maker.home),
+    ...(fill ? { fill } : {}),
   });
 }

@@ -26,8 +26,14 @@ import { defaultRuntime, type ControllerOptions } from './controller-options.js'
 import { reattachEnvironment } from './controller-restore.js';
 import { makeSandbox } from './controller-sandboxes.js';
 import { prepare } from './controller-start.js';
-import { createEnvironment } from './environment-creation.js';
+import { createEnvironment, type CopiedFrom } from './environment-creation.js';
+import { checkEnvironmentOptions } from './environment-options-schema.js';
+import { checkForkCount, snapshotNotFound } from '../snapshots/snapshot-checks.js';
 import type { Templates } from '../templates/templates.js';
+import type { WorkspaceFill } from '../snapshots/workspace-fill.js';
+import { Snapshots } from '../snapshots/snapshots.js';
+import { snapshotsOf, sweepSnapshotsEvery } from '../snapshots/controller-snapshots.js';
+import type { SnapshotRow } from '../snapshots/snapshot-rows.js';
 
 export type { ControllerOptions } from './controller-options.js';
 
@@ -50,6 +56,10 @@ export class Controller {
 
   /** The periodic orphan reaping, when asked for. */
   private reaper: NodeJS.Timeout | undefined;
+  /** Snapshots and forks (docs/environments.md, "Snapshots and forks"). */
+  snapshots!: Snapshots;
+  /** The periodic deletion of expired snapshots. */
+  private snapshotSweeper: NodeJS.Timeout | undefined;
   /** Runs the controller-side hooks; undefined when there are none. */
   readonly hookRunner: HookRunner | undefined;
   /** The warm pools, by template name. */
@@ -106,6 +116,7 @@ export class Controller {
     options?: EnvironmentOptions['sandbox'],
     network?: { allowlist: Allowlist; onRecord: (record: EgressRecord) => void },
     image: string = this.image,
+    fill?: WorkspaceFill,
   ): Promise<Sandbox> {
     const maker = {
       client: this.client,
@@ -116,7 +127,7 @@ export class Controller {
       runtime: this.runtime,
       egressSettings: this.egressSettings,
     };
-    return makeSandbox(maker, environmentId, sources, options, network, image);
+    return makeSandbox(maker, environmentId, sources, options, network, image, fill);
   }
 
   /** How networked environments reach out (set once, at start). */
@@ -140,8 +151,14 @@ export class Controller {
     if (state instanceof PostgresStateStore) state.controllerId = controller.identity.id;
     controller.prestartHooks = options.prestartHooks ?? process.env.HOOKBOX_PRESTART !== 'off';
     controller.filesApiGates = options.filesApiGates ?? true;
+    controller.snapshots = snapshotsOf(controller, options.snapshots);
     if (state) await controller.restore();
     controller.reaper = reapPeriodically();
+    controller.snapshotSweeper = sweepSnapshotsEvery(
+      controller.snapshots,
+      logger,
+      options.snapshots,
+    );
     return controller;
   }
 
@@ -195,7 +212,13 @@ export class Controller {
    * Makes an environment. Sources and hooks.json are validated before any container is made; a
    * failure after that removes what was made and reports the original error.
    */
-  createEnvironment(options: EnvironmentOptions = {}): Promise<Environment> {
+  async createEnvironment(options: EnvironmentOptions = {}): Promise<Environment> {
+    if (options.snapshot !== undefined) return this.createFromSnapshot(options);
+    return this.createCopied(options);
+  }
+
+  /** Makes an environment; with `copied`, its workspace and gates are copied in (src/snapshots/). */
+  createCopied(options: EnvironmentOptions, copied?: CopiedFrom): Promise<Environment> {
     return createEnvironment(
       {
         templates: this.templates,
@@ -208,7 +231,38 @@ export class Controller {
         forget: (id) => this.environments.delete(id),
       },
       options,
+      copied,
     );
+  }
+
+  /** `createEnvironment({snapshot})`: only `tenant` may come with it. */
+  private async createFromSnapshot(options: EnvironmentOptions): Promise<Environment> {
+    checkEnvironmentOptions(options);
+    const id = options.snapshot!;
+    const other = Object.keys(options).find(
+      (key) =>
+        !['snapshot', 'tenant', 'usePool'].includes(key) && options[key as never] !== undefined,
+    );
+    if (other)
+      throw new UserError(
+        'invalid_argument',
+        `${other}: not with snapshot (an environment made from a snapshot has its settings)`,
+        { details: { field: other } },
+      );
+    const row = await this.snapshots.get(id);
+    if (!row) throw snapshotNotFound(id, 'snapshot');
+    const [environment] = await this.snapshots.restore(row, options.tenant ?? null);
+    return environment!;
+  }
+
+  /** Takes a snapshot of an environment between its calls (docs/environments.md, "Snapshots and forks"). */
+  async snapshotEnvironment(id: string): Promise<SnapshotRow> {
+    return this.snapshots.take(this.getEnvironment(id));
+  }
+
+  /** Makes `count` new environments with a copy of this one's workspace and gates. */
+  async forkEnvironment(id: string, count = 1): Promise<Environment[]> {
+    return this.snapshots.fork(this.getEnvironment(id), checkForkCount(count, 'count'));
   }
 
   /** Wraps a sandbox as a live environment of this controller. */
@@ -306,6 +360,7 @@ export class Controller {
    */
   async detach(): Promise<void> {
     clearInterval(this.reaper);
+    clearInterval(this.snapshotSweeper);
     await Promise.allSettled([...this.pools.values()].map((pool) => pool.close()));
     for (const environment of this.environments.values()) environment.detach();
     this.environments.clear();
@@ -319,6 +374,7 @@ export class Controller {
    */
   async closeNow(): Promise<void> {
     clearInterval(this.reaper);
+    clearInterval(this.snapshotSweeper);
     const environments = [...this.environments.values()];
     this.environments.clear();
     await Promise.allSettled([
@@ -331,12 +387,20 @@ export class Controller {
     this.state?.close();
   }
 
-  /** Deletes every environment this controller made. */
+  /**
+   * Deletes every environment this controller made, and its snapshots when it keeps no state
+   * (with a state file or URL they stay, for the next controller).
+   */
   async close(): Promise<void> {
     clearInterval(this.reaper);
+    clearInterval(this.snapshotSweeper);
     await Promise.allSettled([...this.pools.values()].map((pool) => pool.close()));
     const all = [...this.environments.keys()];
     await Promise.allSettled(all.map((id) => this.deleteEnvironment(id)));
+    if (!this.state)
+      await Promise.allSettled(
+        (await this.snapshots.list()).map((row) => this.snapshots.delete(row)),
+      );
     await this.state?.close();
   }
 }

@@ -1,5 +1,6 @@
 // Making an environment: checks first, a pooled or cold sandbox, then its state and hooks; on failure, clean-up then rethrow.
-import type { HooksConfig } from '../config/hooks-config.js';
+import { EMPTY_HOOKS_CONFIG, parseHooksConfig, type HooksConfig } from '../config/hooks-config.js';
+import type { WorkspaceFill } from '../snapshots/workspace-fill.js';
 import { placeSources, type PlacedSource } from '../config/sources.js';
 import { parseNetworkOptions, type Allowlist } from '../network/allowlist.js';
 import type { EgressRecord } from '../network/egress-record.js';
@@ -33,6 +34,7 @@ export interface EnvironmentCreation {
     options?: EnvironmentOptions['sandbox'],
     network?: { allowlist: Allowlist; onRecord: (record: EgressRecord) => void },
     image?: string,
+    fill?: WorkspaceFill,
   ): Promise<Sandbox>;
   /** Wraps the sandbox as a live environment of the controller (and lists it). */
   adopt(
@@ -47,12 +49,23 @@ export interface EnvironmentCreation {
 }
 
 /**
+ * A new environment whose workspace and gates are copied from a snapshot or another environment
+ * (src/snapshots/): no sources, never from the warm pool.
+ */
+export interface CopiedFrom {
+  /** The hooks.json in force where it is copied from (its scripts come with the copy). */
+  hooksJson: string | null;
+  fill: WorkspaceFill;
+}
+
+/**
  * Makes an environment. Sources and hooks.json are validated before any container is made; a
  * failure after that removes what was made and reports the original error.
  */
 export async function createEnvironment(
   host: EnvironmentCreation,
   options: EnvironmentOptions,
+  copied?: CopiedFrom,
 ): Promise<Environment> {
   checkEnvironmentOptions(options);
   const startedAt = performance.now();
@@ -60,7 +73,12 @@ export async function createEnvironment(
     checkRuntimeName(options.sandbox.runtime, 'sandbox.runtime');
   const sources = placeSources(options.sources ?? []);
   const allowlist = parseNetworkOptions(options.network);
-  const gates = hooksConfigOf(sources, allowlist);
+  const gates = copied
+    ? copied.hooksJson === null
+      ? EMPTY_HOOKS_CONFIG
+      : parseHooksConfig(copied.hooksJson)
+    : hooksConfigOf(sources, allowlist);
+  const hooksJson = copied ? copied.hooksJson : hooksJsonOf(sources);
   const template = options.template ?? DEFAULT_TEMPLATE;
   const image = await host.templates.resolve(template);
   const env = options.env === undefined ? undefined : parseToolEnv(options.env);
@@ -69,7 +87,7 @@ export async function createEnvironment(
   let recordEgress: (record: EgressRecord) => void = (record) => early.push(record);
   // A pooled environment has the default limits and no network; any other is made cold.
   const pooled =
-    options.sandbox === undefined && !allowlist && options.usePool !== false
+    options.sandbox === undefined && !allowlist && options.usePool !== false && !copied
       ? host.pools.get(template)?.take()
       : undefined;
   let sandbox: Sandbox;
@@ -88,6 +106,7 @@ export async function createEnvironment(
       options.sandbox,
       allowlist ? { allowlist, onRecord: (record) => recordEgress(record) } : undefined,
       image,
+      copied?.fill,
     );
   }
   const environmentId = sandbox.environmentId;
@@ -106,7 +125,7 @@ export async function createEnvironment(
         container_id: sandbox.containerId,
         created: new Date().toISOString(),
         settings: { ...settings, vocabulary, template, sandbox: options.sandbox ?? null },
-        hooks_json: hooksJsonOf(sources),
+        hooks_json: hooksJson,
         last_used: new Date().toISOString(),
         tenant: options.tenant ?? null,
       });
@@ -114,6 +133,16 @@ export async function createEnvironment(
       tenant: options.tenant ?? null,
       pooled: pooled !== undefined,
     });
+    environment.recipe = {
+      vocabulary,
+      template,
+      toolTimeoutMs: settings.timeoutMs,
+      outputCapBytes: settings.outputCapBytes,
+      backgroundProcesses: settings.backgroundProcesses,
+      ...(env ? { env } : {}),
+      sandbox: options.sandbox ?? null,
+      hooksJson,
+    };
     environment.recordEvent('created');
     recordEgress = (record) => environment.recordEgress(record);
     early.forEach(recordEgress);

@@ -31,6 +31,10 @@ export function environmentOptionsSchema() {
     toolTimeoutMs: whole('toolTimeoutMs', 1, 24 * 3600 * 1000).optional(),
     outputCapBytes: whole('outputCapBytes', 1, 64 * 1024 * 1024).optional(),
     backgroundProcesses: z.boolean({ error: 'must be true or false' }).optional(),
+    snapshot: z
+      .string({ error: 'must be a snapshot id ("snap_…")' })
+      .regex(/^snap_[a-z2-7]{20}$/, { error: 'must be a snapshot id ("snap_…")' })
+      .optional(),
     sandbox: z
       .strictObject({
         memoryMb: whole('memoryMb', 64, 1024 * 1024).optional(),

@@ -46,6 +46,12 @@ export interface EnvironmentOptions {
    * @default {}
    */
   env?: Record<string, string>;
+  /**
+   * Makes the environment from a snapshot (`Controller.snapshotEnvironment`): its workspace, gates,
+   * template, vocabulary, settings and network. Nothing else but `tenant` may be given with it. An
+   * unknown or expired id is refused (404). See docs/environments.md, "Snapshots and forks".
+   */
+  snapshot?: string;
   /** Container limits (memory, CPU, pids) and `writableTmp`. */
   sandbox?: SandboxOptions;
   /**

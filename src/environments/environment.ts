@@ -28,6 +28,7 @@ import { SerialQueue } from './serial-queue.js';
 import { networkStateOf, replacementAllowlist, type NetworkState } from './network-change.js';
 import type { ToolNote } from './tool-run.js';
 import { WorkspaceFiles } from './workspace-files.js';
+import type { EnvironmentRecipe } from '../snapshots/recipe.js';
 
 /** What the controller wants to hear of an environment (to keep its state file current). */
 export interface EnvironmentEvents {
@@ -56,6 +57,8 @@ export class Environment {
   readonly store = new ContextStore();
   /** Files in and out of /workspace (docs/environments.md, "Files"). */
   readonly files: WorkspaceFiles;
+  /** How it was made, for its snapshots and forks (set by the controller once it is made). */
+  recipe: EnvironmentRecipe | undefined;
 
   constructor(
     readonly sandbox: Sandbox,
@@ -212,6 +215,7 @@ export class Environment {
         this.gates = newGates;
         this.handlers.gatesReplaced(newGates);
         this.events.onGatesReplaced?.(hooksJsonOf(agents));
+        if (this.recipe) this.recipe = { ...this.recipe, hooksJson: hooksJsonOf(agents) };
         this.audit.append({
           kind: 'environment',
           at: new Date().toISOString(),
@@ -220,6 +224,18 @@ export class Environment {
           detail: { files: agents.map((a) => a.absolutePath) },
         });
       }
+    });
+  }
+
+  /**
+   * Runs `work` between calls: when no call is in flight, and none starts until it ends (a
+   * snapshot or fork copies a workspace no call is changing).
+   */
+  whileIdle<T>(work: () => Promise<T>): Promise<T> {
+    this.assertLive();
+    return this.queue.run(async () => {
+      this.assertLive();
+      return work();
     });
   }
 

@@ -22,6 +22,8 @@ import {
 } from './request-checks.js';
 import type { Interaction } from './schema.js';
 import type { ServiceEnvironments } from './service-environments.js';
+import type { ServiceSnapshots } from '../snapshots/service-snapshots.js';
+import { checkSnapshotTarget } from '../snapshots/snapshot-checks.js';
 import { historyOf, newInteractionId } from './steps.js';
 import { chainOf, interactionAt } from './stored-interactions.js';
 import type { InteractionStore } from './store.js';
@@ -33,6 +35,7 @@ export interface PrepareParts {
   readonly store: InteractionStore;
   readonly logger: Logger | undefined;
   readonly environments: ServiceEnvironments;
+  readonly snapshots: ServiceSnapshots;
 }
 
 /**
@@ -75,6 +78,7 @@ export async function prepareInteraction(
     await environments.controller.templates.resolve(template, `${prefix}.template`);
   // Shared state: the environment may be another replica's; take it on (docs/kubernetes.md).
   if (target.kind === 'existing') await environments.adoptEnvironment(target.id);
+  if (config?.snapshot_id !== undefined) checkSnapshotTarget(config, prefix);
   if (config?.env !== undefined && target.kind === 'existing')
     refuseForExisting(prefix, 'env', 'variables');
   const env = config?.env === undefined ? undefined : parseToolEnv(config.env, `${prefix}.env`);
@@ -97,6 +101,14 @@ export async function prepareInteraction(
   if (target.kind === 'existing') {
     environment = environments.environmentAt(target.id, target.field, caller);
     environments.leases.acquire(environment.id);
+  } else if (config?.snapshot_id !== undefined) {
+    // Made first: its vocabulary is the snapshot's (docs/environments.md, "Snapshots and forks").
+    environment = await parts.snapshots.restoreFor(
+      config.snapshot_id,
+      `${prefix}.snapshot_id`,
+      caller,
+    );
+    environments.leases.acquire(environment.id);
   }
   try {
     const vocabulary =
@@ -106,7 +118,8 @@ export async function prepareInteraction(
     const enabledTools = enabledToolsOf(request.tools, vocabulary);
     driver.checkInput?.(request.input, { vocabulary, enabledTools });
     if (environment) {
-      if (placed.length > 0) await environment.addSources(placed);
+      if (placed.length > 0 && config?.snapshot_id === undefined)
+        await environment.addSources(placed);
     } else {
       environment = await environments.createFor(caller, {
         sources,

@@ -113,6 +113,12 @@ export const environmentConfigSchema = z
       .describe(
         'An existing environment: its sources are added (and `.agents/` sources replace its gates).',
       ),
+    snapshot_id: z
+      .string()
+      .optional()
+      .describe(
+        'hookbox extension: a new environment made from this snapshot (its workspace, gates, template, vocabulary, settings and network); nothing else may be given with it (docs/environments.md, "Snapshots and forks").',
+      ),
     sources: z.array(inlineSourceSchema).optional(),
     env: z
       .record(z.string(), z.string())

@@ -38,7 +38,13 @@ export class ServiceEnvironments {
     // A request the warm pool would serve counts against the tenant's pooled hand-outs per minute:
     // past it, a 429 (docs/tenants.md, "Quotas"), so no tenant drains the pool the others rely on.
     const pool = this.controller.pools?.get(options.template ?? 'default');
-    if (pool && pool.size > 0 && options.sandbox === undefined && options.network === undefined)
+    if (
+      pool &&
+      pool.size > 0 &&
+      options.sandbox === undefined &&
+      options.network === undefined &&
+      options.snapshot === undefined
+    )
       this.quotas.checkPooled(caller);
     const reservation = this.quotas.reserveEnvironment(caller, mine, live.length);
     try {

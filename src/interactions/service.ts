@@ -19,6 +19,7 @@ import type { InteractionListener, PreparedInteraction } from './prepared-intera
 import { parseInteractionRequest } from './request.js';
 import type { EnvironmentInfo, Interaction } from './schema.js';
 import { ServiceEnvironments } from './service-environments.js';
+import { ServiceSnapshots } from '../snapshots/service-snapshots.js';
 import { interactionSettingsFromEnv, type InteractionServiceOptions } from './service-options.js';
 import { interactionAt } from './stored-interactions.js';
 import { MemoryInteractionStore, type InteractionStore } from './store.js';
@@ -51,6 +52,8 @@ export class InteractionService {
   readonly workspaceDisk: WorkspaceDisk | undefined;
   /** Finding, describing and deleting environments (service-environments.ts). */
   private readonly environments: ServiceEnvironments;
+  /** Snapshots and forks (docs/environments.md, "Snapshots and forks"). */
+  readonly snapshots: ServiceSnapshots;
   /** What preparing and running an interaction need of the service. */
   private readonly parts: PrepareParts & RunParts;
 
@@ -77,7 +80,9 @@ export class InteractionService {
       this.logger,
       this.quotas,
     );
+    this.snapshots = new ServiceSnapshots(this.environments, this.quotas, this.logger);
     this.parts = {
+      snapshots: this.snapshots,
       controller: this.controller,
       store: this.store,
       leases: this.leases,

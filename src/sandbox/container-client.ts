@@ -126,6 +126,11 @@ export interface ContainerClient {
   attach(id: string): Promise<AttachedStdio>;
   inspectContainer(id: string): Promise<ContainerState | undefined>;
   removeContainer(id: string): Promise<void>;
+  /**
+   * Waits for a started container to exit; its exit code. Optional: an engine without it cannot run
+   * the short-lived copy helpers of snapshots and forks (docs/environments.md, "Snapshots and forks").
+   */
+  waitContainer?(id: string): Promise<number>;
   listContainers(labelFilter: string[]): Promise<ContainerSummary[]>;
   listVolumes(labelFilter: string[]): Promise<VolumeSummary[]>;
   /**

@@ -123,6 +123,13 @@ export class DockerContainerClient implements ContainerClient {
     );
   }
 
+  async waitContainer(id: string): Promise<number> {
+    const outcome = (await this.call('wait container', { containerId: id }, () =>
+      this.docker.getContainer(id).wait(),
+    )) as { StatusCode?: number };
+    return outcome.StatusCode ?? -1;
+  }
+
   async listContainers(labelFilter: string[]): Promise<ContainerSummary[]> {
     const list = await this.call('list containers', { labelFilter }, () =>
       this.docker.listContainers({ all: true, filters: { label: labelFilter } }),

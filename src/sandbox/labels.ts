@@ -40,7 +40,15 @@ export const LABEL_IMAGE = 'dev.hookbox.image';
  */
 export const LABEL_WORKSPACE_DISK = 'dev.hookbox.workspace-disk';
 
-export type ResourceRole = 'sandbox' | 'workspace' | 'agents' | 'state' | 'network' | 'egress';
+/**
+ * On a snapshot's volume: the snapshot's id. Snapshot volumes carry no environment label, so the
+ * reaping of environments' orphans leaves them alone; src/snapshots/snapshot-reaping.ts looks after them.
+ */
+export const LABEL_SNAPSHOT = 'dev.hookbox.snapshot';
+
+/** `copy` is the short-lived helper container that fills snapshots and forks. */
+export type ResourceRole =
+  'sandbox' | 'workspace' | 'agents' | 'state' | 'network' | 'egress' | 'copy';
 
 let ownNamespace: string | undefined;
 

@@ -9,6 +9,7 @@ import { sandboxContainerSpec } from './sandbox-container-spec.js';
 import { SANDBOX_DEFAULTS, type SandboxOptions } from './sandbox-options.js';
 import { AGENT_ROLES, VOLUME_ROLES, volumeName } from './sandbox-volumes.js';
 import { removeWorkspaceDisk, workspaceDiskFor } from './workspace-disk.js';
+import type { WorkspaceFill } from '../snapshots/workspace-fill.js';
 
 /** The controller process that owns what it makes (labels), so orphans can be told apart. */
 export interface ControllerIdentity {
@@ -44,6 +45,11 @@ export interface SandboxCreateParams {
   network?: SandboxNetwork;
   /** Where workspace disks are made (`sandbox.diskMb`); without it, /workspace is a volume. */
   diskRoot?: string;
+  /**
+   * Fills /workspace and /.agents from a snapshot or another environment once they exist, while
+   * the container starts; the sandbox is handed out only once it is done (src/snapshots/).
+   */
+  fill?: WorkspaceFill;
 }
 
 /**
@@ -59,6 +65,7 @@ export async function createSandbox(
   const options = { ...SANDBOX_DEFAULTS, ...params.options };
   const runtime = options.runtime ?? SANDBOX_DEFAULTS.runtime;
   const made: { volumes: string[]; containerId?: string; disk?: boolean } = { volumes: [] };
+  let filling: Promise<void> | undefined;
   try {
     const disk = await workspaceDiskFor(params.diskRoot, environmentId, options.diskMb, logger);
     made.disk = disk !== undefined;
@@ -69,6 +76,17 @@ export async function createSandbox(
       const name = volumeName(environmentId, role);
       await client.createVolume(name, ownershipLabels(environmentId, role, controller));
       made.volumes.push(name);
+    }
+    if (params.fill) {
+      filling = params.fill({
+        environmentId,
+        workspace: disk
+          ? { hostPath: disk.mountPoint }
+          : { volume: volumeName(environmentId, 'workspace') },
+        agents: volumeName(environmentId, 'agents'),
+      });
+      // Awaited below; a failure meanwhile is reported there, never as an unhandled rejection.
+      filling.catch(() => {});
     }
     const spec = sandboxContainerSpec({
       controller,
@@ -85,6 +103,7 @@ export async function createSandbox(
     const agent = new AgentConnection(stdio, logger, containerId);
     await client.startContainer(containerId);
     await agent.handshake(AGENT_READY_TIMEOUT_MS, params.image);
+    await filling;
     const sandbox = wrap({ containerId, agent, ...(disk ? { diskFolder: disk.folder } : {}) });
     await sandbox.injectSources(params.sources);
     logger.info({ environmentId, containerId }, 'environment ready');
@@ -94,6 +113,8 @@ export async function createSandbox(
       { environmentId, error: (error as Error).message },
       'environment creation failed; removing what was made',
     );
+    // A copy still filling the volumes holds them: it ends first, or they could not be removed.
+    await filling?.catch(() => {});
     if (made.containerId) await client.removeContainer(made.containerId).catch(() => {});
     for (const volume of made.volumes) await client.removeVolume(volume).catch(() => {});
     if (made.disk && params.diskRoot)

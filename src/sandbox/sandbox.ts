@@ -37,7 +37,7 @@ export class Sandbox {
     /** The network it joined, when the environment has an allowlist. */
     readonly network?: SandboxNetwork,
     /** The folder of its workspace disk (src/sandbox/workspace-disk.ts), when it has one. */
-    private readonly diskFolder?: string,
+    readonly diskFolder?: string,
   ) {}
 
   static create(params: SandboxCreateParams): Promise<Sandbox> {

@@ -15,6 +15,7 @@ import { isPublicConsolePath, registerConsole } from './console/routes.js';
 import { HookboxMetrics } from './metrics.js';
 import { openApiDocument } from './openapi.js';
 import { registerFilesRoutes } from './routes-files.js';
+import { registerSnapshotRoutes } from './routes-snapshots.js';
 
 /** Request bodies over 32 MiB are refused (413): room for the 20 MiB of sources, JSON-escaped. */
 export const DEFAULT_BODY_LIMIT = 32 * 1024 * 1024;
@@ -108,8 +109,14 @@ export function buildApp(options: AppOptions): FastifyInstance {
     hosts.check(request.headers.host);
     // Real clients send `Content-Type: application/json` on every request; a GET or DELETE with no
     // body has nothing to parse, so the header is dropped rather than refused as an empty body.
+    // So is a POST that takes no body: a snapshot, a fork (docs/environments.md).
+    const bodiless =
+      request.method === 'POST' && /\/(snapshots|fork)$/.test(request.url.split('?')[0] ?? '');
     if (
-      (request.method === 'GET' || request.method === 'DELETE' || request.method === 'HEAD') &&
+      (request.method === 'GET' ||
+        request.method === 'DELETE' ||
+        request.method === 'HEAD' ||
+        bodiless) &&
       request.headers['transfer-encoding'] === undefined &&
       (request.headers['content-length'] === undefined || request.headers['content-length'] === '0')
     )
@@ -269,6 +276,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     });
 
     registerFilesRoutes(api, service);
+    registerSnapshotRoutes(api, service);
 
     // Network modes (docs/environments.md): the body is what `environment.network` takes.
     api.get<{ Params: { id: string } }>('/v1beta/environments/:id/network', async (request) =>

@@ -37,6 +37,20 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
     sql: `ALTER TABLE environments ADD COLUMN tenant TEXT;
       ALTER TABLE interactions ADD COLUMN tenant TEXT;`,
   },
+  {
+    version: 4,
+    name: 'snapshots (docs/environments.md, "Snapshots and forks")',
+    sql: `CREATE TABLE snapshots (
+        id TEXT PRIMARY KEY,
+        environment_id TEXT NOT NULL,
+        volume TEXT NOT NULL,
+        created TIMESTAMPTZ NOT NULL,
+        expires_at TIMESTAMPTZ NOT NULL,
+        tenant TEXT,
+        recipe JSONB NOT NULL,
+        networked BOOLEAN NOT NULL
+      );`,
+  },
 ];
 
 /** Any constant key for pg_advisory_xact_lock: "hookbox" in ASCII. */

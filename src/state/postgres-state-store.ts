@@ -2,6 +2,7 @@ import pg from 'pg';
 import { z } from 'zod';
 import { UserError } from '../errors/index.js';
 import { MIGRATION_LOCK_KEY, MIGRATIONS } from './postgres-migrations.js';
+import { PostgresSnapshotRows } from '../snapshots/postgres-snapshot-rows.js';
 import type { ControllerStateStore, EnvironmentRow, InteractionRow } from './store.js';
 
 const iso = z.union([z.date(), z.string()]).transform((value) => new Date(value).toISOString());
@@ -69,7 +70,11 @@ export class PostgresStateStore implements ControllerStateStore {
     public controllerId: string | undefined,
   ) {
     this.location = redactUrl(url);
+    this.snapshots = new PostgresSnapshotRows(pool);
   }
+
+  /** The snapshots' records (docs/environments.md, "Snapshots and forks"). */
+  readonly snapshots: PostgresSnapshotRows;
 
   static async open(
     url: string,

@@ -1,5 +1,6 @@
 import type { ControllerStateStore, EnvironmentRow, InteractionRow } from './store.js';
 import { StateStore } from './state-store.js';
+import { SqliteSnapshotRows } from '../snapshots/snapshot-rows.js';
 
 /** The SQLite state file behind the {@link ControllerStateStore} interface (one host, one controller). */
 export class SqliteStateAdapter implements ControllerStateStore {
@@ -8,7 +9,11 @@ export class SqliteStateAdapter implements ControllerStateStore {
 
   constructor(path: string) {
     this.sqlite = new StateStore(path);
+    this.snapshots = new SqliteSnapshotRows(path);
   }
+
+  /** The snapshots' records (docs/environments.md, "Snapshots and forks"). */
+  readonly snapshots: SqliteSnapshotRows;
 
   get location(): string {
     return this.sqlite.path;
@@ -51,6 +56,7 @@ export class SqliteStateAdapter implements ControllerStateStore {
   }
 
   async close(): Promise<void> {
+    this.snapshots.close();
     this.sqlite.close();
   }
 }

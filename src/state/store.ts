@@ -1,5 +1,7 @@
 import type { EnvironmentRow, InteractionRow } from './state-store.js';
 
+import type { SnapshotRows } from '../snapshots/snapshot-rows.js';
+
 export type { EnvironmentRow, InteractionRow } from './state-store.js';
 
 /**
@@ -21,5 +23,7 @@ export interface ControllerStateStore {
   saveInteraction(row: InteractionRow): Promise<void>;
   interaction(id: string): Promise<InteractionRow | undefined>;
   interactionsWithStatus(status: string): Promise<InteractionRow[]>;
+  /** The snapshots' records (docs/environments.md, "Snapshots and forks"); optional for stand-ins. */
+  readonly snapshots?: SnapshotRows;
   close(): Promise<void>;
 }

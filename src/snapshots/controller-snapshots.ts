@@ -1,0 +1,47 @@
+// The controller's snapshots: where their records are kept, and the sweep of expired ones.
+import type { Controller } from '../environments/controller.js';
+import type { Logger } from '../record/logger.js';
+import { reapSnapshotVolumes } from './snapshot-reaping.js';
+import { MemorySnapshotRows } from './snapshot-rows.js';
+import { SNAPSHOT_DEFAULTS, type SnapshotOptions } from './snapshot-options.js';
+import { Snapshots } from './snapshots.js';
+
+/** The controller's snapshots: records in its state when it has one, else in memory. */
+export function snapshotsOf(controller: Controller, options: SnapshotOptions = {}): Snapshots {
+  return new Snapshots({
+    client: controller.client,
+    logger: controller.logger,
+    controller: controller.identity,
+    image: controller.image,
+    rows: controller.state?.snapshots ?? new MemorySnapshotRows(),
+    ttlMs: options.ttlMs ?? SNAPSHOT_DEFAULTS.ttlMs,
+    createCopied: (environmentOptions, copied) =>
+      controller.createCopied(environmentOptions, copied),
+    deleteEnvironment: (id) => controller.deleteEnvironment(id),
+  });
+}
+
+/**
+ * Deletes expired snapshots, and snapshot volumes no record lists, every minute (or every TTL when
+ * shorter) while the controller runs; the timer keeps no process alive.
+ */
+export function sweepSnapshotsEvery(
+  snapshots: Snapshots,
+  logger: Logger,
+  options: SnapshotOptions = {},
+): NodeJS.Timeout {
+  const intervalMs = Math.max(1000, Math.min(60_000, options.ttlMs ?? SNAPSHOT_DEFAULTS.ttlMs));
+  const sweep = async () => {
+    const expired = await snapshots.sweep();
+    const known = new Set((await snapshots.list()).map((row) => row.id));
+    const orphans = await reapSnapshotVolumes(snapshots.client, known);
+    if (expired + orphans.length > 0) logger.info({ expired, orphans }, 'snapshots swept');
+  };
+  const timer = setInterval(() => {
+    sweep().catch((error: unknown) =>
+      logger.warn({ error: (error as Error).message }, 'sweeping snapshots failed'),
+    );
+  }, intervalMs);
+  timer.unref();
+  return timer;
+}

@@ -1,0 +1,34 @@
+// What a new environment copied from another needs besides its files: its gates and settings.
+import { z } from 'zod';
+import type { SandboxOptions } from '../sandbox/sandbox-options.js';
+import { VOCABULARIES, type VocabularyId } from '../tools/registry.js';
+
+/**
+ * How an environment was made, kept so a snapshot or fork of it is made the same way: the gates in
+ * force (hooks.json; the scripts are copied with the files), the template, vocabulary, settings and
+ * sandbox options. Its network is not in it: allowlist transforms hold secrets, kept in memory only.
+ */
+export interface EnvironmentRecipe {
+  vocabulary: VocabularyId;
+  template: string;
+  toolTimeoutMs: number;
+  outputCapBytes: number;
+  backgroundProcesses: boolean;
+  env?: Record<string, string>;
+  sandbox: SandboxOptions | null;
+  /** The hooks.json in force (null: no hooks). */
+  hooksJson: string | null;
+}
+
+/** Saved recipes are read back through this (saved state is a trust boundary). */
+export const recipeSchema = z.object({
+  vocabulary: z.enum(Object.keys(VOCABULARIES) as [VocabularyId, ...VocabularyId[]]),
+  template: z.string(),
+  toolTimeoutMs: z.number().int().positive(),
+  outputCapBytes: z.number().int().positive(),
+  backgroundProcesses: z.boolean(),
+  env: z.record(z.string(), z.string()).optional(),
+  // Checked again, as any environment's, when an environment is made from it.
+  sandbox: z.record(z.string(), z.unknown()).nullable() as z.ZodType<SandboxOptions | null>,
+  hooksJson: z.string().nullable(),
+});

@@ -1,0 +1,160 @@
+// The snapshot and fork routes' work: ownership, quotas, and the API's answers (docs/environments.md).
+import type { Environment } from '../environments/environment.js';
+import type { ServiceEnvironments } from '../interactions/service-environments.js';
+import type { Logger } from '../record/logger.js';
+import { assertOwned, canSee } from '../tenants/ownership.js';
+import { quotaExceeded, type QuotaBook } from '../tenants/quotas.js';
+import type { Caller } from '../tenants/tenant.js';
+import { checkForkCount, snapshotNotFound } from './snapshot-checks.js';
+import type { SnapshotRow } from './snapshot-rows.js';
+
+/** A snapshot as the API shows it. */
+export interface SnapshotInfo {
+  snapshot_id: string;
+  object: 'snapshot';
+  environment_id: string;
+  created: string;
+  expires_at: string;
+  tenant: string | null;
+  template: string;
+  vocabulary: string;
+  has_hooks: boolean;
+  network: boolean;
+}
+
+export function snapshotInfoOf(row: SnapshotRow): SnapshotInfo {
+  return {
+    snapshot_id: row.id,
+    object: 'snapshot',
+    environment_id: row.environment_id,
+    created: row.created,
+    expires_at: row.expires_at,
+    tenant: row.tenant,
+    template: row.recipe.template,
+    vocabulary: row.recipe.vocabulary,
+    has_hooks: row.recipe.hooksJson !== null,
+    network: row.networked,
+  };
+}
+
+/**
+ * Snapshots and forks for the API (docs/tenants.md): a snapshot is its environment's tenant's;
+ * others get the 404 of a missing one. A tenant holds at most its environment quota of snapshots,
+ * and a fork's copies count against its environment quota like any new environments.
+ */
+export class ServiceSnapshots {
+  constructor(
+    private readonly environments: ServiceEnvironments,
+    private readonly quotas: QuotaBook | undefined,
+    private readonly logger: Logger | undefined,
+  ) {}
+
+  private get snapshots() {
+    return this.environments.controller.snapshots;
+  }
+
+  /** `POST /v1beta/environments/{id}/snapshots`. */
+  async create(environmentId: string, caller?: Caller): Promise<SnapshotInfo> {
+    await this.environments.adoptEnvironment(environmentId);
+    const environment = this.environments.environmentInUse(environmentId, caller);
+    if (caller && this.quotas) {
+      const held = (await this.snapshots.list()).filter(
+        (row) => row.tenant === caller.tenant,
+      ).length;
+      if (held >= caller.quotas.environments)
+        throw quotaExceeded(
+          'snapshots',
+          `tenant ${caller.tenant} holds ${held} snapshot(s), its quota (its environment quota); delete one (DELETE /v1beta/snapshots/{id}) or wait for one to expire`,
+          60,
+        );
+    }
+    const row = await this.snapshots.take(environment);
+    this.logger?.info(
+      { snapshot: row.id, environment: environmentId, tenant: row.tenant },
+      'snapshot taken',
+    );
+    return snapshotInfoOf(row);
+  }
+
+  /** A snapshot the caller may see; else the 404 of a missing one naming `field`. */
+  async rowAt(id: string, field: string, caller?: Caller): Promise<SnapshotRow> {
+    const row = await this.snapshots.get(id);
+    if (!row) throw snapshotNotFound(id, field);
+    assertOwned(row.tenant, caller, () => snapshotNotFound(id, field));
+    return row;
+  }
+
+  /** `GET /v1beta/snapshots`. */
+  async list(caller?: Caller): Promise<{ snapshots: SnapshotInfo[] }> {
+    const rows = await this.snapshots.list();
+    return { snapshots: rows.filter((row) => canSee(row.tenant, caller)).map(snapshotInfoOf) };
+  }
+
+  /** `GET /v1beta/snapshots/{id}`. */
+  async info(id: string, caller?: Caller): Promise<SnapshotInfo> {
+    return snapshotInfoOf(await this.rowAt(id, 'id', caller));
+  }
+
+  /** `DELETE /v1beta/snapshots/{id}`. */
+  async delete(id: string, caller?: Caller): Promise<void> {
+    const row = await this.rowAt(id, 'id', caller);
+    await this.snapshots.delete(row);
+  }
+
+  /**
+   * A new environment from a snapshot, owned by the caller, within its quota (the snapshot's
+   * tenant must be the caller's, or the caller an admin).
+   */
+  async restoreFor(id: string, field: string, caller?: Caller): Promise<Environment> {
+    const row = await this.rowAt(id, field, caller);
+    return this.environments.createFor(caller, { snapshot: row.id });
+  }
+
+  /** `POST /v1beta/environments/{id}/fork?count=N`. */
+  async fork(
+    environmentId: string,
+    rawCount: unknown,
+    caller?: Caller,
+  ): Promise<{ environments: { environment_id: string }[] }> {
+    const count = checkForkCount(rawCount ?? '1', 'count');
+    await this.environments.adoptEnvironment(environmentId);
+    const environment = this.environments.environmentInUse(environmentId, caller);
+    const releases = caller && this.quotas ? this.reserve(caller, count) : [];
+    try {
+      const copies = await this.environments.controller.forkEnvironment(environment.id, count);
+      for (const copy of copies) this.environments.leases.touch(copy.id);
+      this.logger?.info(
+        {
+          environment: environmentId,
+          copies: copies.map((copy) => copy.id),
+          tenant: caller?.tenant,
+        },
+        'environment forked',
+      );
+      return { environments: copies.map((copy) => ({ environment_id: copy.id })) };
+    } finally {
+      releases.forEach((release) => release());
+    }
+  }
+
+  /** Room for `count` new environments of the caller's, or a 429 (nothing reserved). */
+  private reserve(caller: Caller, count: number): (() => void)[] {
+    const live = this.environments.controller.listEnvironments();
+    const mine = live.filter((environment) => environment.tenant === caller.tenant).length;
+    if (mine + count > caller.quotas.environments)
+      throw quotaExceeded(
+        'environments',
+        `tenant ${caller.tenant} has ${mine} live environment(s) and its quota is ${caller.quotas.environments}: a fork of ${count} would pass it`,
+        5,
+      );
+    const releases: (() => void)[] = [];
+    try {
+      for (let index = 0; index < count; index += 1)
+        releases.push(this.quotas!.reserveEnvironment(caller, mine, live.length));
+    } catch (error) {
+      releases.forEach((release) => release());
+      throw error;
+    }
+    return releases;
+  }
+}

@@ -1,0 +1,47 @@
+// The checks of snapshot and fork requests: a fork's count, an unknown snapshot.
+import { UserError } from '../errors/index.js';
+import { SNAPSHOT_DEFAULTS } from './snapshot-options.js';
+
+/**
+ * A fork's `count`: a whole number from 1 to {@link SNAPSHOT_DEFAULTS.maxForkCount}. A query
+ * parameter arrives as text (`"3"`); anything else is a 400 naming `field`.
+ */
+export function checkForkCount(raw: unknown, field = 'count'): number {
+  const max = SNAPSHOT_DEFAULTS.maxForkCount;
+  const count =
+    typeof raw === 'number'
+      ? raw
+      : typeof raw === 'string' && /^\d{1,6}$/.test(raw)
+        ? Number(raw)
+        : NaN;
+  if (!Number.isInteger(count) || count < 1 || count > max)
+    throw new UserError(
+      'invalid_argument',
+      `${field}: must be a whole number from 1 to ${max} (got ${JSON.stringify(raw)})`,
+      { details: { field } },
+    );
+  return count;
+}
+
+/** The 404 of a snapshot that is not there (or expired, or another tenant's: ids are not probeable). */
+export function snapshotNotFound(id: string, field: string): UserError {
+  return new UserError(
+    'not_found',
+    `${field}: no snapshot ${JSON.stringify(id)} (it may have expired or been deleted)`,
+    { details: { field } },
+  );
+}
+
+/** `environment.snapshot_id` makes a new environment with the snapshot's settings: nothing else may come with it. */
+export function checkSnapshotTarget(config: Record<string, unknown>, prefix: string): void {
+  const other = Object.keys(config).find(
+    (key) => key !== 'type' && key !== 'snapshot_id' && config[key] !== undefined,
+  );
+  if (other === undefined) return;
+  const field = `${prefix}.${other}`;
+  throw new UserError(
+    'invalid_argument',
+    `${field}: not with ${prefix}.snapshot_id (an environment made from a snapshot has its workspace, gates and settings; add files afterwards with the files API)`,
+    { details: { field } },
+  );
+}

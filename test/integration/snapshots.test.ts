@@ -1,0 +1,129 @@
+// Snapshots and forks (docs/environments.md, "Snapshots and forks") on the real engine: a snapshot
+// made into new environments (library and HTTP) keeps the workspace and the gates; forks are
+// independent copies; list/get/delete, tenants, TTL expiry, a controller restart, bad input.
+import Docker from 'dockerode';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Controller } from '../../src/environments/controller.js';
+import type { Environment } from '../../src/environments/environment.js';
+import { createLogger } from '../../src/record/logger.js';
+import { LABEL_SNAPSHOT } from '../../src/sandbox/labels.js';
+import { bash, hooksJson, inline, rule } from './helpers.js';
+
+const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'silent' });
+const docker = new Docker();
+
+/** Denies any command that mentions `forbidden`. */
+const GATE = `import json, sys
+call = json.load(sys.stdin)["tool_call"]
+if "forbidden" in json.dumps(call["args"]):
+    print(json.dumps({"decision": "deny", "reason": "forbidden word"}))
+`;
+export const GATED = [
+  hooksJson({ guard: { pre_tool_execution: [rule(undefined, 'python3 /.agents/gate.py')] } }),
+  inline('.agents/gate.py', GATE),
+];
+
+/** Writes a few files, a private one, a symlink and an empty folder: what a copy must keep. */
+export const FILL = [
+  'mkdir -p sub/deep empty',
+  'echo one > a.txt',
+  'echo two > sub/deep/b.txt',
+  'echo secret > private.txt && chmod 600 private.txt',
+  'ln -s /etc/hostname link',
+].join(' && ');
+
+/** What a copy is compared by: names, modes, link targets and contents. */
+export const LIST =
+  'find . -printf "%p %m %y %l\\n" | sort && cat a.txt sub/deep/b.txt private.txt';
+
+async function run(environment: Environment, code: string): Promise<string> {
+  const outcome = await environment.call(bash(code));
+  if (outcome.blocked || outcome.result?.exit_code !== 0)
+    throw new Error(`call failed: ${JSON.stringify(outcome)}`);
+  return String(outcome.result?.stdout);
+}
+
+async function snapshotVolumes(id: string): Promise<string[]> {
+  const list = await docker.listVolumes({ filters: { label: [`${LABEL_SNAPSHOT}=${id}`] } });
+  return (list.Volumes ?? []).map((volume) => volume.Name);
+}
+
+describe('snapshots and forks, through the library', () => {
+  let controller: Controller;
+  let source: Environment;
+  let expected: string;
+
+  beforeAll(async () => {
+    controller = await Controller.start({
+      home: mkdtempSync(join(tmpdir(), 'hookbox-snap-')),
+      logger,
+      startEngine: false,
+    });
+    source = await controller.createEnvironment({ sources: GATED, vocabulary: '2026-05' });
+    await run(source, FILL);
+    expected = await run(source, LIST);
+  });
+  afterAll(async () => {
+    await controller?.close();
+  });
+
+  it('a snapshot made into a new environment has the same files and gates', async () => {
+    const snapshot = await controller.snapshotEnvironment(source.id);
+    expect(snapshot.id).toMatch(/^snap_/);
+    expect(await snapshotVolumes(snapshot.id)).toEqual([snapshot.volume]);
+    const restored = await controller.createEnvironment({ snapshot: snapshot.id });
+    try {
+      expect(restored.id).not.toBe(source.id);
+      expect(restored.vocabulary).toBe('2026-05');
+      expect(await run(restored, LIST)).toBe(expected);
+      const denied = await restored.call(bash('echo forbidden'));
+      expect(denied.blocked).toBe(true);
+    } finally {
+      await controller.deleteEnvironment(restored.id);
+      await controller.snapshots.delete(snapshot);
+    }
+    expect(await snapshotVolumes(snapshot.id)).toEqual([]);
+  });
+
+  it('five forks are independent copies of the source', async () => {
+    const forks = await controller.forkEnvironment(source.id, 5);
+    try {
+      expect(new Set(forks.map((fork) => fork.id)).size).toBe(5);
+      for (const fork of forks) expect(await run(fork, LIST)).toBe(expected);
+      await run(forks[0]!, 'echo changed > a.txt && touch only-here');
+      expect(await run(forks[0]!, 'cat a.txt')).toBe('changed\n');
+      for (const other of [source, ...forks.slice(1)]) {
+        expect(await run(other, 'cat a.txt')).toBe('one\n');
+        expect(await run(other, 'test -e only-here && echo yes || echo no')).toBe('no\n');
+      }
+      for (const fork of forks)
+        expect((await fork.call(bash('echo forbidden'))).blocked).toBe(true);
+    } finally {
+      await Promise.all(forks.map((fork) => controller.deleteEnvironment(fork.id)));
+    }
+  });
+
+  it('refuses a bad count, an unknown snapshot and options beside a snapshot', async () => {
+    await expect(controller.forkEnvironment(source.id, 0)).rejects.toThrow(
+      /count: must be a whole number from 1 to 10/,
+    );
+    await expect(controller.forkEnvironment(source.id, 11)).rejects.toThrow(/count/);
+    await expect(
+      controller.createEnvironment({ snapshot: 'snap_aaaaaaaaaaaaaaaaaaaa' }),
+    ).rejects.toMatchObject({ code: 'not_found' });
+    await expect(controller.createEnvironment({ snapshot: 'nope' })).rejects.toThrow(
+      /snapshot: must be a snapshot id/,
+    );
+    const snapshot = await controller.snapshotEnvironment(source.id);
+    try {
+      await expect(
+        controller.createEnvironment({ snapshot: snapshot.id, template: 'default' }),
+      ).rejects.toThrow(/template: not with snapshot/);
+    } finally {
+      await controller.snapshots.delete(snapshot);
+    }
+  });
+});

@@ -16,6 +16,12 @@ import {
 } from './environment-answers.js';
 import type { z } from 'zod';
 import {
+  forkAnswerSchema,
+  snapshotInfoSchema,
+  snapshotListSchema,
+  type SnapshotInfo,
+} from '../snapshots/snapshot-schema.js';
+import {
   environmentInfoSchema,
   environmentListSchema,
   errorBodySchema,
@@ -248,6 +254,34 @@ export class Hookbox {
           archive,
         ),
     },
+  };
+
+  /** Snapshots (docs/environments.md, "Snapshots and forks"); a new environment from one: `environment: {type: 'remote', snapshot_id}`. */
+  readonly snapshots = {
+    /** Takes a snapshot of an environment's workspace and gates, between its calls. */
+    create: (environmentId: string): Promise<SnapshotInfo> =>
+      this.request(
+        snapshotInfoSchema,
+        'POST',
+        `/v1beta/environments/${encodeURIComponent(environmentId)}/snapshots`,
+      ),
+    list: (): Promise<{ snapshots: SnapshotInfo[] }> =>
+      this.request(snapshotListSchema, 'GET', '/v1beta/snapshots'),
+    get: (id: string): Promise<SnapshotInfo> =>
+      this.request(snapshotInfoSchema, 'GET', `/v1beta/snapshots/${encodeURIComponent(id)}`),
+    delete: async (id: string): Promise<void> => {
+      await this.send('DELETE', `/v1beta/snapshots/${encodeURIComponent(id)}`);
+    },
+    /** `count` (1..10) new environments, each with a copy of this one's workspace and its gates. */
+    fork: (
+      environmentId: string,
+      count = 1,
+    ): Promise<{ environments: { environment_id: string }[] }> =>
+      this.request(
+        forkAnswerSchema,
+        'POST',
+        `/v1beta/environments/${encodeURIComponent(environmentId)}/fork?count=${count}`,
+      ),
   };
 
   constructor(options: HookboxOptions) {

@@ -78,15 +78,16 @@ export async function createSandbox(
       made.volumes.push(name);
     }
     if (params.fill) {
-      filling = params.fill({
+      const run = params.fill({
         environmentId,
         workspace: disk
           ? { hostPath: disk.mountPoint }
           : { volume: volumeName(environmentId, 'workspace') },
         agents: volumeName(environmentId, 'agents'),
       });
-      // Awaited below; a failure meanwhile is reported there, never as an unhandled rejection.
-      filling.catch(() => {});
+      filling = run.done;
+      // The helper first: on a busy engine it would otherwise start after every sandbox.
+      await run.started;
     }
     const spec = sandboxContainerSpec({
       controller,

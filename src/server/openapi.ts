@@ -12,6 +12,12 @@ import {
   stepSchema,
 } from '../interactions/schema.js';
 import { FILES_PATHS, FILES_SCHEMAS } from './openapi-files.js';
+import { SNAPSHOT_PATHS } from './openapi-snapshots.js';
+import {
+  forkAnswerSchema,
+  snapshotInfoSchema,
+  snapshotListSchema,
+} from '../snapshots/snapshot-schema.js';
 
 const REF = (id: string) => `#/components/schemas/${id}`;
 
@@ -79,6 +85,9 @@ export function openApiDocument(options: {
         Environment: environmentInfoSchema,
         EnvironmentList: environmentListSchema,
         Error: errorBodySchema,
+        Snapshot: snapshotInfoSchema,
+        SnapshotList: snapshotListSchema,
+        ForkAnswer: forkAnswerSchema,
       },
       'output',
     ),
@@ -148,6 +157,7 @@ export function openApiDocument(options: {
         },
       },
       ...FILES_PATHS,
+      ...SNAPSHOT_PATHS,
       '/healthz': {
         get: {
           summary: 'Liveness (no key needed)',

@@ -113,6 +113,7 @@ export async function runCopyHelper(
   host: CopyHelperHost,
   environmentId: string,
   plan: CopyPlan,
+  onStarted?: () => void,
 ): Promise<void> {
   const { client, logger } = host;
   if (!client.waitContainer) throw snapshotsUnsupported();
@@ -131,6 +132,7 @@ export async function runCopyHelper(
     });
     stdio.stdout.resume();
     await client.startContainer(containerId);
+    onStarted?.();
     const exitCode = await client.waitContainer(containerId);
     stdio.close();
     if (exitCode !== 0) {

@@ -7,20 +7,7 @@ import { quotaExceeded, type QuotaBook } from '../tenants/quotas.js';
 import type { Caller } from '../tenants/tenant.js';
 import { checkForkCount, snapshotNotFound } from './snapshot-checks.js';
 import type { SnapshotRow } from './snapshot-rows.js';
-
-/** A snapshot as the API shows it. */
-export interface SnapshotInfo {
-  snapshot_id: string;
-  object: 'snapshot';
-  environment_id: string;
-  created: string;
-  expires_at: string;
-  tenant: string | null;
-  template: string;
-  vocabulary: string;
-  has_hooks: boolean;
-  network: boolean;
-}
+import type { SnapshotInfo } from './snapshot-schema.js';
 
 export function snapshotInfoOf(row: SnapshotRow): SnapshotInfo {
   return {

@@ -14,7 +14,13 @@ import type { EnvironmentRecipe } from './recipe.js';
 import { snapshotVolumeLabels } from './snapshot-labels.js';
 import type { SnapshotRow, SnapshotRows } from './snapshot-rows.js';
 import { SNAPSHOT_DEFAULTS } from './snapshot-options.js';
-import { FillBatch, fillPlan, snapshotPlan, type CopySource } from './workspace-fill.js';
+import {
+  FillBatch,
+  fillPlan,
+  snapshotPlan,
+  type BatchCopy,
+  type CopySource,
+} from './workspace-fill.js';
 
 /** What snapshots need of the controller. */
 export interface SnapshotHost extends CopyHelperHost {
@@ -181,8 +187,8 @@ export class Snapshots {
     this.restoring.set(row.id, (this.restoring.get(row.id) ?? 0) + 1);
     try {
       const source: CopySource = { kind: 'snapshot', volume: row.volume };
-      return await this.makeCopies(row.recipe, network, tenant, count, (targets) =>
-        runCopyHelper(this.host, targets[0]!.environmentId, fillPlan(source, targets)),
+      return await this.makeCopies(row.recipe, network, tenant, count, (targets, onStarted) =>
+        runCopyHelper(this.host, targets[0]!.environmentId, fillPlan(source, targets), onStarted),
       );
     } finally {
       const left = (this.restoring.get(row.id) ?? 1) - 1;
@@ -201,10 +207,15 @@ export class Snapshots {
       });
     const source = treesOf(environment);
     // The recipe as it is when the copy is made (gates replaced meanwhile are the new ones).
-    return this.makeCopies(recipe, networkOf(environment), environment.tenant, count, (targets) =>
-      environment.whileIdle(() =>
-        runCopyHelper(this.host, environment.id, fillPlan(source, targets)),
-      ),
+    return this.makeCopies(
+      recipe,
+      networkOf(environment),
+      environment.tenant,
+      count,
+      (targets, onStarted) =>
+        environment.whileIdle(() =>
+          runCopyHelper(this.host, environment.id, fillPlan(source, targets), onStarted),
+        ),
     );
   }
 
@@ -217,7 +228,7 @@ export class Snapshots {
     network: NetworkOptions | undefined,
     tenant: string | null,
     count: number,
-    copy: ConstructorParameters<typeof FillBatch>[1],
+    copy: BatchCopy,
   ): Promise<Environment[]> {
     const batch = new FillBatch(count, copy);
     const options = optionsOf(recipe, network, tenant);

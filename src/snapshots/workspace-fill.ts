@@ -10,11 +10,21 @@ export interface FillTarget {
   agents: string;
 }
 
+/** A fill under way: `started` once the helper runs (or failed), `done` once it has copied. */
+export interface FillRun {
+  started: Promise<void>;
+  done: Promise<void>;
+}
+
 /**
- * Fills one new environment's trees; called by sandbox creation once its volumes exist, and
- * awaited before the environment is handed out (the container starts meanwhile).
+ * Fills one new environment's trees; called by sandbox creation once its volumes exist. Sandbox
+ * creation makes its container once the helper has started (so the helper is not queued behind
+ * N sandboxes on a busy engine) and hands the environment out once it is done.
  */
-export type WorkspaceFill = (target: FillTarget) => Promise<void>;
+export type WorkspaceFill = (target: FillTarget) => FillRun;
+
+/** Runs the helper over the targets; calls `onStarted` once its container runs. */
+export type BatchCopy = (targets: FillTarget[], onStarted: () => void) => Promise<void>;
 
 /** What the copies come from: a snapshot's volume, or a live environment's trees. */
 export type CopySource =
@@ -72,23 +82,29 @@ export class FillBatch {
   private readonly targets: (FillTarget | undefined)[];
   private settled = 0;
   private run: Promise<void> | undefined;
-  private readonly waiting: { resolve(): void; reject(error: unknown): void }[] = [];
+  private readonly started: Deferred = deferred();
+  private readonly done: Deferred = deferred();
 
   constructor(
     count: number,
-    private readonly copy: (targets: FillTarget[]) => Promise<void>,
+    private readonly copy: BatchCopy,
   ) {
     this.targets = new Array<FillTarget | undefined>(count).fill(undefined);
+    // A copy or two: the engine is not busy enough for the helper to wait behind the sandboxes,
+    // and starting them together is faster (measured: bench/snapshots.ts).
+    if (count < FillBatch.WAIT_FROM) this.started.resolve();
   }
+
+  /** From this many copies on, the sandboxes' containers are made once the helper has started. */
+  static readonly WAIT_FROM = 3;
 
   /** The fill of slot `index` (each slot fills once). */
   fill(index: number): WorkspaceFill {
-    return (target) =>
-      new Promise<void>((resolve, reject) => {
-        this.targets[index] = target;
-        this.waiting.push({ resolve, reject });
-        this.settle();
-      });
+    return (target) => {
+      this.targets[index] = target;
+      this.settle();
+      return { started: this.started.promise, done: this.done.promise };
+    };
   }
 
   /** Slot `index` failed before its volumes existed: the others need not wait for it. */
@@ -108,10 +124,35 @@ export class FillBatch {
     this.settled += 1;
     if (this.settled < this.targets.length || this.run) return;
     const targets = this.targets.filter((target): target is FillTarget => target !== undefined);
-    this.run = targets.length > 0 ? this.copy(targets) : Promise.resolve();
+    this.run =
+      targets.length > 0 ? this.copy(targets, () => this.started.resolve()) : Promise.resolve();
     this.run.then(
-      () => this.waiting.forEach((waiter) => waiter.resolve()),
-      (error: unknown) => this.waiting.forEach((waiter) => waiter.reject(error)),
+      () => {
+        this.started.resolve();
+        this.done.resolve();
+      },
+      (error: unknown) => {
+        this.started.resolve();
+        this.done.reject(error);
+      },
     );
   }
+}
+
+interface Deferred {
+  promise: Promise<void>;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+function deferred(): Deferred {
+  let resolve!: () => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<void>((yes, no) => {
+    resolve = yes;
+    reject = no;
+  });
+  // Awaited by the creations; a failure with none waiting is no unhandled rejection.
+  promise.catch(() => {});
+  return { promise, resolve, reject };
 }

@@ -197,6 +197,10 @@ function program(io: CliIo, setCode: (code: number) => void): Command {
     .option('--policy <file>', 'a policy file (JSON or YAML) run before the sandbox gates')
     .option('--hooks <module...>', 'JavaScript modules exporting controller hooks')
     .option(
+      '--snapshot-ttl <seconds>',
+      'snapshots are deleted this long after they are taken (default 86400: 24 h; docs/environments.md, "Snapshots and forks")',
+    )
+    .option(
       '--no-files-api-gates',
       'files-API writes and deletes skip the gates (docs/environments.md, "Files and the gates")',
     )

@@ -10,34 +10,11 @@ import { Controller } from '../../src/environments/controller.js';
 import type { Environment } from '../../src/environments/environment.js';
 import { createLogger } from '../../src/record/logger.js';
 import { LABEL_SNAPSHOT } from '../../src/sandbox/labels.js';
-import { bash, hooksJson, inline, rule } from './helpers.js';
+import { bash } from './helpers.js';
+import { FILL, GATED, LIST } from './snapshot-fixtures.js';
 
 const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'silent' });
 const docker = new Docker();
-
-/** Denies any command that mentions `forbidden`. */
-const GATE = `import json, sys
-call = json.load(sys.stdin)["tool_call"]
-if "forbidden" in json.dumps(call["args"]):
-    print(json.dumps({"decision": "deny", "reason": "forbidden word"}))
-`;
-export const GATED = [
-  hooksJson({ guard: { pre_tool_execution: [rule(undefined, 'python3 /.agents/gate.py')] } }),
-  inline('.agents/gate.py', GATE),
-];
-
-/** Writes a few files, a private one, a symlink and an empty folder: what a copy must keep. */
-export const FILL = [
-  'mkdir -p sub/deep empty',
-  'echo one > a.txt',
-  'echo two > sub/deep/b.txt',
-  'echo secret > private.txt && chmod 600 private.txt',
-  'ln -s /etc/hostname link',
-].join(' && ');
-
-/** What a copy is compared by: names, modes, link targets and contents. */
-export const LIST =
-  'find . -printf "%p %m %y %l\\n" | sort && cat a.txt sub/deep/b.txt private.txt';
 
 async function run(environment: Environment, code: string): Promise<string> {
   const outcome = await environment.call(bash(code));

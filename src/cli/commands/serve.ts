@@ -54,6 +54,8 @@ export interface ServeCommandOptions {
   maxConnectionsPerAddress?: string;
   /** False with `--no-files-api-gates`. */
   filesApiGates?: boolean;
+  /** `--snapshot-ttl <seconds>` (docs/environments.md, "Snapshots and forks"). */
+  snapshotTtl?: string;
 }
 
 /** `--backend`: where sandboxes run. Kubernetes brings its client and the image to use as is. */
@@ -258,6 +260,13 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIo): Pro
     ...(defaultPool > 0 ? { pool: { size: defaultPool } } : {}),
     pools,
     filesApiGates: options.filesApiGates !== false,
+    ...(options.snapshotTtl !== undefined
+      ? {
+          snapshots: {
+            ttlMs: wholeNumber(options.snapshotTtl, '--snapshot-ttl', 1, 365 * 86_400)! * 1000,
+          },
+        }
+      : {}),
   });
   let store: InteractionStore | undefined;
   if (controller.state instanceof SqliteStateAdapter) {

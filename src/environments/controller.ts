@@ -27,12 +27,16 @@ import { reattachEnvironment } from './controller-restore.js';
 import { makeSandbox } from './controller-sandboxes.js';
 import { prepare } from './controller-start.js';
 import { createEnvironment, type CopiedFrom } from './environment-creation.js';
-import { checkEnvironmentOptions } from './environment-options-schema.js';
-import { checkForkCount, snapshotNotFound } from '../snapshots/snapshot-checks.js';
+import { checkForkCount } from '../snapshots/snapshot-checks.js';
 import type { Templates } from '../templates/templates.js';
 import type { WorkspaceFill } from '../snapshots/workspace-fill.js';
 import { Snapshots } from '../snapshots/snapshots.js';
-import { snapshotsOf, sweepSnapshotsEvery } from '../snapshots/controller-snapshots.js';
+import {
+  checkSnapshotOptions,
+  createFromSnapshot,
+  snapshotsOf,
+  sweepSnapshotsEvery,
+} from '../snapshots/controller-snapshots.js';
 import type { SnapshotRow } from '../snapshots/snapshot-rows.js';
 
 export type { ControllerOptions } from './controller-options.js';
@@ -134,6 +138,7 @@ export class Controller {
   private egressSettings: EgressSettings | undefined;
 
   static async start(options: ControllerOptions = {}): Promise<Controller> {
+    checkSnapshotOptions(options.snapshots);
     const { client, logger, home, image, state, templates, pools, reapPeriodically } =
       await prepare(options);
     const controller = new Controller(
@@ -213,7 +218,7 @@ export class Controller {
    * failure after that removes what was made and reports the original error.
    */
   async createEnvironment(options: EnvironmentOptions = {}): Promise<Environment> {
-    if (options.snapshot !== undefined) return this.createFromSnapshot(options);
+    if (options.snapshot !== undefined) return createFromSnapshot(this.snapshots, options);
     return this.createCopied(options);
   }
 
@@ -233,26 +238,6 @@ export class Controller {
       options,
       copied,
     );
-  }
-
-  /** `createEnvironment({snapshot})`: only `tenant` may come with it. */
-  private async createFromSnapshot(options: EnvironmentOptions): Promise<Environment> {
-    checkEnvironmentOptions(options);
-    const id = options.snapshot!;
-    const other = Object.keys(options).find(
-      (key) =>
-        !['snapshot', 'tenant', 'usePool'].includes(key) && options[key as never] !== undefined,
-    );
-    if (other)
-      throw new UserError(
-        'invalid_argument',
-        `${other}: not with snapshot (an environment made from a snapshot has its settings)`,
-        { details: { field: other } },
-      );
-    const row = await this.snapshots.get(id);
-    if (!row) throw snapshotNotFound(id, 'snapshot');
-    const [environment] = await this.snapshots.restore(row, options.tenant ?? null);
-    return environment!;
   }
 
   /** Takes a snapshot of an environment between its calls (docs/environments.md, "Snapshots and forks"). */

@@ -1,10 +1,28 @@
 // The controller's snapshots: where their records are kept, and the sweep of expired ones.
 import type { Controller } from '../environments/controller.js';
+import type { Environment } from '../environments/environment.js';
+import { checkEnvironmentOptions } from '../environments/environment-options-schema.js';
+import type { EnvironmentOptions } from '../environments/environment-options.js';
+import { UserError } from '../errors/index.js';
+import { snapshotNotFound } from './snapshot-checks.js';
 import type { Logger } from '../record/logger.js';
 import { reapSnapshotVolumes } from './snapshot-reaping.js';
 import { MemorySnapshotRows } from './snapshot-rows.js';
 import { SNAPSHOT_DEFAULTS, type SnapshotOptions } from './snapshot-options.js';
 import { Snapshots } from './snapshots.js';
+
+/** Checks the library's snapshot options (before anything is started). */
+export function checkSnapshotOptions(options: SnapshotOptions = {}): void {
+  if (
+    options.ttlMs !== undefined &&
+    (!Number.isInteger(options.ttlMs) || options.ttlMs < 1000 || options.ttlMs > 365 * 86_400_000)
+  )
+    throw new UserError(
+      'invalid_argument',
+      `snapshots.ttlMs: must be a whole number of milliseconds from 1000 to one year (got ${JSON.stringify(options.ttlMs)})`,
+      { details: { field: 'snapshots.ttlMs' } },
+    );
+}
 
 /** The controller's snapshots: records in its state when it has one, else in memory. */
 export function snapshotsOf(controller: Controller, options: SnapshotOptions = {}): Snapshots {
@@ -19,6 +37,30 @@ export function snapshotsOf(controller: Controller, options: SnapshotOptions = {
       controller.createCopied(environmentOptions, copied),
     deleteEnvironment: (id) => controller.deleteEnvironment(id),
   });
+}
+
+/** `createEnvironment({snapshot})`: only `tenant` (and `usePool`) may come with it. */
+export async function createFromSnapshot(
+  snapshots: Snapshots,
+  options: EnvironmentOptions,
+): Promise<Environment> {
+  checkEnvironmentOptions(options);
+  const id = options.snapshot!;
+  const other = Object.keys(options).find(
+    (key) =>
+      !['snapshot', 'tenant', 'usePool'].includes(key) &&
+      options[key as keyof EnvironmentOptions] !== undefined,
+  );
+  if (other)
+    throw new UserError(
+      'invalid_argument',
+      `${other}: not with snapshot (an environment made from a snapshot has its settings)`,
+      { details: { field: other } },
+    );
+  const row = await snapshots.get(id);
+  if (!row) throw snapshotNotFound(id, 'snapshot');
+  const [environment] = await snapshots.restore(row, options.tenant ?? null);
+  return environment!;
 }
 
 /**

@@ -83,6 +83,29 @@ describe('snapshots and forks, through the library', () => {
     }
   });
 
+  it('copies a workspace disk (sandbox.diskMb) into disks of the same size', async () => {
+    const disk = await controller.createEnvironment({ sandbox: { diskMb: 64 } });
+    const made: Environment[] = [];
+    try {
+      await run(disk, 'echo on-disk > x.txt');
+      const snapshot = await controller.snapshotEnvironment(disk.id);
+      made.push(await controller.createEnvironment({ snapshot: snapshot.id }));
+      made.push(...(await controller.forkEnvironment(disk.id, 2)));
+      await controller.snapshots.delete(snapshot);
+      for (const copy of made) {
+        expect(await run(copy, 'cat x.txt')).toBe('on-disk\n');
+        const size = Number(await run(copy, 'df -m --output=size /workspace | tail -1'));
+        expect(size).toBeGreaterThan(50);
+        expect(size).toBeLessThanOrEqual(64);
+      }
+      await run(made[0]!, 'echo changed > x.txt');
+      expect(await run(disk, 'cat x.txt')).toBe('on-disk\n');
+      expect(await run(made[1]!, 'cat x.txt')).toBe('on-disk\n');
+    } finally {
+      await Promise.all([disk, ...made].map((e) => controller.deleteEnvironment(e.id)));
+    }
+  });
+
   it('refuses a bad count, an unknown snapshot and options beside a snapshot', async () => {
     await expect(controller.forkEnvironment(source.id, 0)).rejects.toThrow(
       /count: must be a whole number from 1 to 10/,

@@ -78,6 +78,38 @@ describe('PostgreSQL state', () => {
     }
   });
 
+  it('snapshot records read back as written, from another connection, and go when deleted', async () => {
+    const a = await PostgresStateStore.open(server.url);
+    const b = await PostgresStateStore.open(server.url);
+    try {
+      const row = {
+        id: 'snap_pg1',
+        environment_id: 'env_pg1',
+        volume: 'hookbox-snap_pg1',
+        created: '2026-01-01T00:00:00.000Z',
+        expires_at: '2026-01-02T00:00:00.000Z',
+        tenant: 'alice',
+        recipe: {
+          vocabulary: '2026-05' as const,
+          template: 'default',
+          toolTimeoutMs: 60_000,
+          outputCapBytes: 1024,
+          backgroundProcesses: false,
+          sandbox: { diskMb: 64 },
+          hooksJson: '{}',
+        },
+        networked: true,
+      };
+      await a.snapshots.save(row);
+      expect(await b.snapshots.get('snap_pg1')).toEqual(row);
+      expect((await b.snapshots.list()).map((saved) => saved.id)).toContain('snap_pg1');
+      await b.snapshots.delete('snap_pg1');
+      expect(await a.snapshots.get('snap_pg1')).toBeUndefined();
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
   it('a URL that is not postgres:// is refused naming the flag; passwords never shown', () => {
     expect(() => checkStateUrl('mysql://x@y/z')).toThrow(/--state-url: must be a postgres:\/\//);
     expect(() => checkStateUrl('not a url')).toThrow(/--state-url/);

@@ -15,6 +15,9 @@
  * ```
  */
 export { Controller, type ControllerOptions } from './environments/controller.js';
+export type { SnapshotOptions } from './snapshots/snapshot-options.js';
+export type { SnapshotRow } from './snapshots/snapshot-rows.js';
+export type { SnapshotInfo } from './snapshots/snapshot-schema.js';
 export { Environment, type CallOutcome } from './environments/environment.js';
 export {
   ENVIRONMENT_DEFAULTS,

@@ -168,6 +168,9 @@ export async function prepareInteraction(
     };
   } catch (error) {
     if (environment) environments.leases.release(environment.id);
+    // One made from a snapshot for this request goes with it: a bad request leaves nothing behind.
+    if (environment && config?.snapshot_id !== undefined)
+      await environments.deleteEnvironment(environment.id, caller).catch(() => {});
     throw error;
   }
 }

@@ -28,6 +28,8 @@ import { makeSandbox } from './controller-sandboxes.js';
 import { prepare } from './controller-start.js';
 import { createEnvironment } from './environment-creation.js';
 import type { Templates } from '../templates/templates.js';
+import { credentialsFor } from '../credentials/credentials-for.js';
+import type { Credentials } from '../credentials/credentials.js';
 
 export type { ControllerOptions } from './controller-options.js';
 
@@ -56,6 +58,11 @@ export class Controller {
   readonly pools = new Map<string, WarmPool>();
   /** Which image each template runs (docs/templates.md). */
   readonly templates: Templates;
+  /**
+   * Stored credentials (docs/credentials.md): `create`, `list`, `get`, `delete`. Kept in the state
+   * file or database when there is one, else in memory; always sealed with `HOOKBOX_SECRET_KEY`.
+   */
+  readonly credentials: Credentials;
 
   /** The `default` template's warm pool, when the controller has one. */
   get pool(): WarmPool | undefined {
@@ -79,9 +86,11 @@ export class Controller {
     templates: Templates,
     /** The default OCI runtime of its sandboxes. */
     readonly runtime: string,
+    secretKey: string | undefined,
   ) {
     this.templates = templates;
     this.state = state;
+    this.credentials = credentialsFor(state, secretKey);
     this.identity = {
       id: newControllerId(),
       pid: process.pid,
@@ -135,6 +144,7 @@ export class Controller {
       state,
       templates,
       defaultRuntime(options.runtime),
+      options.secretKey,
     );
     controller.egressSettings = options.egress;
     if (state instanceof PostgresStateStore) state.controllerId = controller.identity.id;
@@ -203,6 +213,7 @@ export class Controller {
         state: this.state,
         hookRunner: this.hookRunner,
         observers: this.observers,
+        credentials: this.credentials,
         makeSandbox: (...args) => this.makeSandbox(...args),
         adopt: (...args) => this.adopt(...args),
         forget: (id) => this.environments.delete(id),

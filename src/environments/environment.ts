@@ -232,9 +232,17 @@ export class Environment {
    * Replaces the network rules, between calls: a call in flight finishes under the rules it started
    * with, the next call gets the new ones (docs/environments.md, "Network modes").
    */
+  /**
+   * Opens the `credential` references of a replacement allowlist, with this environment's tenant
+   * and placeholders (set by the controller for a networked environment; docs/credentials.md).
+   */
+  resolveNetwork: ((allowlist: Allowlist, field: string) => Promise<Allowlist>) | undefined;
+
   async replaceNetwork(raw: unknown, field = 'network'): Promise<NetworkState> {
     this.assertLive();
-    const allowlist = replacementAllowlist(this.egress, raw, field);
+    let allowlist = replacementAllowlist(this.egress, raw, field);
+    if (allowlist && this.resolveNetwork)
+      allowlist = await this.resolveNetwork(allowlist, `${field}.allowlist`);
     return this.queue.run(async () => {
       if (allowlist) this.egress?.setAllowlist(allowlist);
       const state = this.network;

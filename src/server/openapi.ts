@@ -11,6 +11,7 @@ import {
   interactionSchema,
   stepSchema,
 } from '../interactions/schema.js';
+import { CREDENTIALS_PATHS, CREDENTIALS_SCHEMAS } from './openapi-credentials.js';
 import { FILES_PATHS, FILES_SCHEMAS } from './openapi-files.js';
 
 const REF = (id: string) => `#/components/schemas/${id}`;
@@ -83,6 +84,7 @@ export function openApiDocument(options: {
       'output',
     ),
     ...FILES_SCHEMAS,
+    ...CREDENTIALS_SCHEMAS,
   };
   const id = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
   return {
@@ -148,6 +150,7 @@ export function openApiDocument(options: {
         },
       },
       ...FILES_PATHS,
+      ...CREDENTIALS_PATHS,
       '/healthz': {
         get: {
           summary: 'Liveness (no key needed)',

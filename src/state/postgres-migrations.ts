@@ -37,6 +37,19 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
     sql: `ALTER TABLE environments ADD COLUMN tenant TEXT;
       ALTER TABLE interactions ADD COLUMN tenant TEXT;`,
   },
+  {
+    version: 4,
+    name: 'credentials, their secret part sealed (docs/credentials.md)',
+    sql: `CREATE TABLE credentials (
+        id TEXT PRIMARY KEY,
+        tenant TEXT,
+        name TEXT NOT NULL,
+        header_names JSONB NOT NULL,
+        has_value BOOLEAN NOT NULL,
+        created TIMESTAMPTZ NOT NULL,
+        secret TEXT NOT NULL
+      );`,
+  },
 ];
 
 /** Any constant key for pg_advisory_xact_lock: "hookbox" in ASCII. */

@@ -92,7 +92,7 @@ describe('sealing (AES-256-GCM)', () => {
       'credentials_unavailable',
     );
     const bytes = Buffer.from(sealed.slice(3), 'base64');
-    bytes[bytes.length - 1] ^= 1;
+    bytes[bytes.length - 1] = bytes[bytes.length - 1]! ^ 1;
     expect(
       refusal(() => unseal(key, `v1:${bytes.toString('base64')}`, 'cred_a\nalice', 'x')).message,
     ).toMatch(/cannot be decrypted/);

@@ -23,6 +23,8 @@ export interface CredentialRows {
   list(): Promise<CredentialRow[]>;
   /** True when a row was removed. */
   delete(id: string): Promise<boolean>;
+  /** Releases a connection of its own, if it has one. */
+  close?(): void;
 }
 
 /** Rows in this process only (a controller without a state file or URL). */

@@ -321,6 +321,7 @@ export class Controller {
     for (const environment of this.environments.values()) environment.detach();
     this.environments.clear();
     await this.state?.close();
+    this.credentials.close();
   }
 
   /**
@@ -340,6 +341,7 @@ export class Controller {
       () => {},
     );
     this.state?.close();
+    this.credentials.close();
   }
 
   /** Deletes every environment this controller made. */
@@ -349,5 +351,6 @@ export class Controller {
     const all = [...this.environments.keys()];
     await Promise.allSettled(all.map((id) => this.deleteEnvironment(id)));
     await this.state?.close();
+    this.credentials.close();
   }
 }

@@ -17,6 +17,7 @@ import { SqliteCredentialRows } from '../../../src/credentials/sqlite-rows.js';
 import { parseToolEnv } from '../../../src/environments/tool-env.js';
 import { HookboxError, httpStatusOf } from '../../../src/errors/index.js';
 import { parseNetworkOptions } from '../../../src/network/allowlist.js';
+import { openApiDocument } from '../../../src/server/openapi.js';
 
 const KEY = randomBytes(32).toString('base64');
 const OTHER_KEY = randomBytes(32).toString('hex');
@@ -262,5 +263,27 @@ describe('environment placeholders', () => {
     // Another tenant cannot reference it.
     const stranger = await asyncRefusal(() => resolveAllowlist(allowlist, [], credentials, 'u'));
     expect(stranger.details.field).toBe('network.allowlist[1].credential');
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('covers every credentials endpoint, and its Credential has no value', () => {
+    const document = openApiDocument({ version: 'test', bodyLimit: 1024 }) as {
+      paths: Record<string, Record<string, unknown>>;
+      components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
+    };
+    expect(Object.keys(document.paths['/v1beta/credentials']!).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(document.paths['/v1beta/credentials/{id}']!).sort()).toEqual([
+      'delete',
+      'get',
+    ]);
+    const credential = document.components.schemas.Credential!.properties!;
+    expect(Object.keys(credential)).toContain('header_names');
+    expect(Object.keys(credential)).not.toContain('value');
+    expect(Object.keys(document.components.schemas.CredentialRequest!.properties!)).toEqual([
+      'name',
+      'value',
+      'headers',
+    ]);
   });
 });

@@ -270,6 +270,40 @@ describe('referencing', () => {
   });
 });
 
+describe('replacing the network of a live environment', () => {
+  it('opens a credential referenced by PATCH …/network, and names an unknown one', async () => {
+    const made = await alice.credentials.create({
+      name: 'patched',
+      headers: { 'X-Patched': HEADER_ONLY },
+    });
+    const tenant = (await alice.credentials.get(made.id)).tenant;
+    const environment = await controller.createEnvironment({
+      network: { allowlist: [{ domain: 'api.hookbox.test' }] },
+      tenant,
+    });
+    try {
+      const error = await refusal(() =>
+        alice.environments.network.set(environment.id, {
+          allowlist: [{ domain: 'api.hookbox.test', credential: 'cred_bbbbbbbbbbbbbbbbbbbb' }],
+        }),
+      );
+      expect(error.status).toBe(400);
+      expect(error.details.field).toBe('body.allowlist[0].credential');
+      const answer = await alice.environments.network.set(environment.id, {
+        allowlist: [{ domain: 'api.hookbox.test', credential: made.id }],
+      });
+      expect(JSON.stringify(answer)).not.toContain(HEADER_ONLY);
+      // The proxy now adds the credential's headers to hook requests to that domain.
+      expect(environment.egress?.allowlist.match('api.hookbox.test')).toMatchObject({
+        credential: made.id,
+        transform: { 'X-Patched': HEADER_ONLY },
+      });
+    } finally {
+      await environment.delete();
+    }
+  });
+});
+
 describe('on the wire, and nowhere in the sandbox', () => {
   it('hook requests get its headers; placeholders resolve only on the wire to their domain', async () => {
     received.length = 0;
@@ -344,16 +378,16 @@ describe('on the wire, and nowhere in the sandbox', () => {
     // The hunt: every file as each user, every process's environ, argv and memory, the containers'
     // configuration. The value and the header-only secret are nowhere.
     for (const secret of [VALUE, HEADER_ONLY]) {
-      const found = huntSecret(environment.sandbox.containerId, secret, environment.id);
+      const found = await huntSecret(environment.sandbox.containerId, secret, environment.id);
       expect(found.places).toEqual([]);
       expect(found.memory).toEqual([]);
       expect(found.scanned).toBeGreaterThanOrEqual(2);
       expect(found.inConfiguration).toBe(false);
     }
     // (The hunt finds what is there: the token tool code wrote, the value in the controller.)
-    const tokenHunt = huntSecret(environment.sandbox.containerId, token!, environment.id);
+    const tokenHunt = await huntSecret(environment.sandbox.containerId, token!, environment.id);
     expect(tokenHunt.places).toContain('/workspace/token.txt');
-    expect(inOwnMemory(VALUE)).toBe(true);
+    expect(await inOwnMemory(VALUE)).toBe(true);
 
     // Never logged, at any level.
     expect(logLines.length).toBeGreaterThan(0);

@@ -2,7 +2,12 @@
 // secret everywhere tool code or root could find it — every file as each user, every process's
 // environment and command line, every process's memory read from the host, and the containers'
 // configuration. Used by network.test.ts (transform secrets) and credentials.test.ts (credentials).
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+
+/** Run without blocking: the tests' server and client share this process's event loop. */
+const run = async (command: string, args: string[]): Promise<string> =>
+  (await promisify(execFile)(command, args, { maxBuffer: 64 * 1024 * 1024 })).stdout;
 
 /**
  * Searches the sandbox container through `docker exec` as root (with the sandbox's capabilities:
@@ -105,57 +110,48 @@ export interface HuntResult {
 }
 
 /** Hunts `secret` in the sandbox container (and its relay's configuration), from the host as root. */
-export function huntSecret(containerId: string, secret: string, environmentId: string): HuntResult {
+export async function huntSecret(
+  containerId: string,
+  secret: string,
+  environmentId: string,
+): Promise<HuntResult> {
   const half = secret.length >> 1;
   const halves = [secret.slice(0, half), secret.slice(half)];
   const places = JSON.parse(
-    execFileSync('docker', [
-      'exec',
-      '-u',
-      '0',
-      containerId,
-      'python3',
-      '-c',
-      ROOT_SEARCH,
-      ...halves,
-    ]).toString(),
+    await run('docker', ['exec', '-u', '0', containerId, 'python3', '-c', ROOT_SEARCH, ...halves]),
   ) as string[];
-  const pids = execFileSync('docker', ['top', containerId, '-eo', 'pid'])
-    .toString()
+  const pids = (await run('docker', ['top', containerId, '-eo', 'pid']))
     .split('\n')
     .slice(1)
     .map((line) => line.trim())
     .filter(Boolean);
-  const memory = JSON.parse(
-    execFileSync('python3', ['-c', MEMORY_SEARCH, ...halves, ...pids]).toString(),
-  ) as { found: string[]; scanned: number };
-  const containers = execFileSync('docker', [
-    'ps',
-    '-aq',
-    '--filter',
-    `label=dev.hookbox.environment=${environmentId}`,
-  ])
-    .toString()
+  const memory = JSON.parse(await run('python3', ['-c', MEMORY_SEARCH, ...halves, ...pids])) as {
+    found: string[];
+    scanned: number;
+  };
+  const containers = (
+    await run('docker', ['ps', '-aq', '--filter', `label=dev.hookbox.environment=${environmentId}`])
+  )
     .trim()
     .split('\n')
     .filter(Boolean);
-  const inConfiguration = containers.some((id) =>
-    execFileSync('docker', ['inspect', id]).toString().includes(secret),
-  );
+  let inConfiguration = false;
+  for (const id of containers)
+    if ((await run('docker', ['inspect', id])).includes(secret)) inConfiguration = true;
   return { places, memory: memory.found, scanned: memory.scanned, inConfiguration };
 }
 
 /** Whether this process's memory holds `secret` (the control: the hunt finds what is there). */
-export function inOwnMemory(secret: string): boolean {
+export async function inOwnMemory(secret: string): Promise<boolean> {
   const half = secret.length >> 1;
   const own = JSON.parse(
-    execFileSync('python3', [
+    await run('python3', [
       '-c',
       MEMORY_SEARCH,
       secret.slice(0, half),
       secret.slice(half),
       String(process.pid),
-    ]).toString(),
+    ]),
   ) as { found: string[] };
   return own.found.includes(String(process.pid));
 }

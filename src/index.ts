@@ -32,6 +32,14 @@ export {
   type NetworkOptions,
 } from './network/allowlist.js';
 export type { EgressRecord } from './network/egress-record.js';
+export {
+  Credentials,
+  CREDENTIAL_LIMITS,
+  type Credential,
+  type CredentialInput,
+} from './credentials/credentials.js';
+export { SECRET_KEY_VARIABLE, secretKeyOf } from './credentials/secret-key.js';
+export type { ToolEnvValue } from './environments/tool-env.js';
 export type { EgressTesting } from './network/egress-proxy.js';
 export type { EgressSettings } from './network/environment-egress.js';
 export { placeSources, type InlineSource, type PlacedSource } from './config/sources.js';

@@ -22,6 +22,12 @@ import {
   type SnapshotInfo,
 } from '../snapshots/snapshot-schema.js';
 import {
+  credentialListSchema,
+  credentialSchema,
+  type Credential,
+  type CredentialRequest,
+} from './credential-answers.js';
+import {
   environmentInfoSchema,
   environmentListSchema,
   errorBodySchema,
@@ -42,6 +48,8 @@ export type {
   Step,
   HookOutcomeRecord,
 } from '../interactions/schema.js';
+
+export type { Credential, CredentialRequest } from './credential-answers.js';
 
 /** An environment's network as the API shows it (transform headers never are). */
 export type NetworkState = 'disabled' | { allowlist: { domain: string }[] };
@@ -183,6 +191,19 @@ export class Hookbox {
       this.request(interactionSchema, 'GET', `/v1beta/interactions/${encodeURIComponent(id)}`),
   };
 
+  /** Stored credentials (docs/credentials.md); no answer ever holds a value. */
+  readonly credentials = {
+    create: (request: CredentialRequest): Promise<Credential> =>
+      this.request(credentialSchema, 'POST', '/v1beta/credentials', request),
+    list: async (): Promise<Credential[]> =>
+      (await this.request(credentialListSchema, 'GET', '/v1beta/credentials')).credentials,
+    get: (id: string): Promise<Credential> =>
+      this.request(credentialSchema, 'GET', `/v1beta/credentials/${encodeURIComponent(id)}`),
+    delete: async (id: string): Promise<void> => {
+      await this.send('DELETE', `/v1beta/credentials/${encodeURIComponent(id)}`);
+    },
+  };
+
   readonly environments = {
     list: (): Promise<{ environments: { environment_id: string; type: 'remote' }[] }> =>
       this.request(environmentListSchema, 'GET', '/v1beta/environments'),
@@ -203,7 +224,14 @@ export class Hookbox {
       set: (
         id: string,
         network:
-          'disabled' | { allowlist: { domain: string; transform?: Record<string, string> }[] },
+          | 'disabled'
+          | {
+              allowlist: {
+                domain: string;
+                transform?: Record<string, string>;
+                credential?: string;
+              }[];
+            },
       ): Promise<{ environment_id: string; network: NetworkState }> =>
         this.request(
           networkAnswerSchema,

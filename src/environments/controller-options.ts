@@ -96,6 +96,12 @@ export interface ControllerOptions {
    * @default true
    */
   filesApiGates?: boolean;
+  /**
+   * The key stored credentials are sealed with (docs/credentials.md, "The key"): 32 bytes as 64 hex
+   * digits or base64, or a passphrase of at least 32 characters. Without it no credential can be
+   * stored or used. @default $HOOKBOX_SECRET_KEY, read at each use
+   */
+  secretKey?: string;
 }
 
 /** The controller's default runtime: its option, else $HOOKBOX_RUNTIME, else runc. */

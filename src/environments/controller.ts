@@ -38,6 +38,8 @@ import {
   sweepSnapshotsEvery,
 } from '../snapshots/controller-snapshots.js';
 import type { SnapshotRow } from '../snapshots/snapshot-rows.js';
+import { credentialsFor } from '../credentials/credentials-for.js';
+import type { Credentials } from '../credentials/credentials.js';
 
 export type { ControllerOptions } from './controller-options.js';
 
@@ -70,6 +72,11 @@ export class Controller {
   readonly pools = new Map<string, WarmPool>();
   /** Which image each template runs (docs/templates.md). */
   readonly templates: Templates;
+  /**
+   * Stored credentials (docs/credentials.md): `create`, `list`, `get`, `delete`. Kept in the state
+   * file or database when there is one, else in memory; always sealed with `HOOKBOX_SECRET_KEY`.
+   */
+  readonly credentials: Credentials;
 
   /** The `default` template's warm pool, when the controller has one. */
   get pool(): WarmPool | undefined {
@@ -93,9 +100,11 @@ export class Controller {
     templates: Templates,
     /** The default OCI runtime of its sandboxes. */
     readonly runtime: string,
+    secretKey: string | undefined,
   ) {
     this.templates = templates;
     this.state = state;
+    this.credentials = credentialsFor(state, secretKey);
     this.identity = {
       id: newControllerId(),
       pid: process.pid,
@@ -151,6 +160,7 @@ export class Controller {
       state,
       templates,
       defaultRuntime(options.runtime),
+      options.secretKey,
     );
     controller.egressSettings = options.egress;
     if (state instanceof PostgresStateStore) state.controllerId = controller.identity.id;
@@ -231,6 +241,7 @@ export class Controller {
         state: this.state,
         hookRunner: this.hookRunner,
         observers: this.observers,
+        credentials: this.credentials,
         makeSandbox: (...args) => this.makeSandbox(...args),
         adopt: (...args) => this.adopt(...args),
         forget: (id) => this.environments.delete(id),
@@ -350,6 +361,7 @@ export class Controller {
     for (const environment of this.environments.values()) environment.detach();
     this.environments.clear();
     await this.state?.close();
+    this.credentials.close();
   }
 
   /**
@@ -370,6 +382,7 @@ export class Controller {
       () => {},
     );
     this.state?.close();
+    this.credentials.close();
   }
 
   /**
@@ -387,5 +400,6 @@ export class Controller {
         (await this.snapshots.list()).map((row) => this.snapshots.delete(row)),
       );
     await this.state?.close();
+    this.credentials.close();
   }
 }

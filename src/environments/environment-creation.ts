@@ -2,6 +2,12 @@
 import { EMPTY_HOOKS_CONFIG, parseHooksConfig, type HooksConfig } from '../config/hooks-config.js';
 import type { WorkspaceFill } from '../snapshots/workspace-fill.js';
 import { placeSources, type PlacedSource } from '../config/sources.js';
+import type { Credentials } from '../credentials/credentials.js';
+import {
+  checkPlaceholdersBound,
+  placeholdersOf,
+  resolveAllowlist,
+} from '../credentials/environment-credentials.js';
 import { parseNetworkOptions, type Allowlist } from '../network/allowlist.js';
 import type { EgressRecord } from '../network/egress-record.js';
 import type { HookRunner } from '../policies/runner.js';
@@ -28,6 +34,8 @@ export interface EnvironmentCreation {
   state: ControllerStateStore | undefined;
   hookRunner: HookRunner | undefined;
   observers: Observers;
+  /** Stored credentials that `network.allowlist[].credential` and env placeholders name. */
+  credentials: Credentials;
   makeSandbox(
     environmentId: string,
     sources: PlacedSource[],
@@ -72,16 +80,25 @@ export async function createEnvironment(
   if (options.sandbox?.runtime !== undefined)
     checkRuntimeName(options.sandbox.runtime, 'sandbox.runtime');
   const sources = placeSources(options.sources ?? []);
-  const allowlist = parseNetworkOptions(options.network);
+  const parsedAllowlist = parseNetworkOptions(options.network);
   const gates = copied
     ? copied.hooksJson === null
       ? EMPTY_HOOKS_CONFIG
       : parseHooksConfig(copied.hooksJson)
-    : hooksConfigOf(sources, allowlist);
+    : hooksConfigOf(sources, parsedAllowlist);
   const hooksJson = copied ? copied.hooksJson : hooksJsonOf(sources);
   const template = options.template ?? DEFAULT_TEMPLATE;
   const image = await host.templates.resolve(template);
-  const env = options.env === undefined ? undefined : parseToolEnv(options.env);
+  // Credential placeholders become tokens; the values stay with the proxy (docs/credentials.md).
+  const { env, placeholders } =
+    options.env === undefined
+      ? { env: undefined, placeholders: [] }
+      : placeholdersOf(parseToolEnv(options.env));
+  checkPlaceholdersBound(placeholders, parsedAllowlist);
+  const tenant = options.tenant ?? null;
+  const resolveNetwork = (list: Allowlist, field = 'network.allowlist') =>
+    resolveAllowlist(list, placeholders, host.credentials, tenant, field);
+  const allowlist = parsedAllowlist && (await resolveNetwork(parsedAllowlist));
   // Egress records go to the environment's audit log once it exists (no traffic comes before).
   const early: EgressRecord[] = [];
   let recordEgress: (record: EgressRecord) => void = (record) => early.push(record);
@@ -133,16 +150,19 @@ export async function createEnvironment(
       tenant: options.tenant ?? null,
       pooled: pooled !== undefined,
     });
+    if (allowlist) environment.resolveNetwork = resolveNetwork;
+    // As given (credential references, not their values): a copy resolves them again.
     environment.recipe = {
       vocabulary,
       template,
       toolTimeoutMs: settings.timeoutMs,
       outputCapBytes: settings.outputCapBytes,
       backgroundProcesses: settings.backgroundProcesses,
-      ...(env ? { env } : {}),
+      ...(options.env !== undefined ? { env: options.env } : {}),
       sandbox: options.sandbox ?? null,
       hooksJson,
     };
+    if (options.network !== undefined) environment.networkOptions = options.network;
     environment.recordEvent('created');
     recordEgress = (record) => environment.recordEgress(record);
     early.forEach(recordEgress);

@@ -1,5 +1,6 @@
 import type { InlineSource } from '../config/sources.js';
 import type { NetworkOptions } from '../network/allowlist.js';
+import type { ToolEnvValue } from './tool-env.js';
 import type { SandboxOptions } from '../sandbox/sandbox-options.js';
 import type { VocabularyId } from '../tools/registry.js';
 
@@ -42,10 +43,12 @@ export interface EnvironmentOptions {
   /**
    * Environment variables for tool code (`code_execution`), name → value; hooks do not get them.
    * Names the sandbox sets itself (PATH, HOME, the proxy variables, HOOKBOX_*) are refused. See
-   * docs/environments.md, "Environment variables".
+   * docs/environments.md, "Environment variables". A value `{credential: 'cred_…'}` is a
+   * placeholder: tool code sees an opaque token that only the egress proxy swaps for the
+   * credential's value (docs/credentials.md, "Placeholders").
    * @default {}
    */
-  env?: Record<string, string>;
+  env?: Record<string, ToolEnvValue>;
   /**
    * Makes the environment from a snapshot (`Controller.snapshotEnvironment`): its workspace, gates,
    * template, vocabulary, settings and network. Nothing else but `tenant` may be given with it. An

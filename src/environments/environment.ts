@@ -1,7 +1,7 @@
 import type { HooksConfig } from '../config/hooks-config.js';
 import type { PlacedSource } from '../config/sources.js';
 import { UserError } from '../errors/index.js';
-import type { Allowlist } from '../network/allowlist.js';
+import type { Allowlist, NetworkOptions } from '../network/allowlist.js';
 import type { EgressRecord } from '../network/egress-record.js';
 import { EnvironmentEgress } from '../network/environment-egress.js';
 import { ContextStore } from '../policies/context-store.js';
@@ -59,6 +59,11 @@ export class Environment {
   readonly files: WorkspaceFiles;
   /** How it was made, for its snapshots and forks (set by the controller once it is made). */
   recipe: EnvironmentRecipe | undefined;
+  /**
+   * Its network rules as last given (credential references unresolved, inline transforms as
+   * given: in memory only), for its snapshots and forks.
+   */
+  networkOptions: NetworkOptions | undefined;
 
   constructor(
     readonly sandbox: Sandbox,
@@ -248,11 +253,20 @@ export class Environment {
    * Replaces the network rules, between calls: a call in flight finishes under the rules it started
    * with, the next call gets the new ones (docs/environments.md, "Network modes").
    */
+  /**
+   * Opens the `credential` references of a replacement allowlist, with this environment's tenant
+   * and placeholders (set by the controller for a networked environment; docs/credentials.md).
+   */
+  resolveNetwork: ((allowlist: Allowlist, field: string) => Promise<Allowlist>) | undefined;
+
   async replaceNetwork(raw: unknown, field = 'network'): Promise<NetworkState> {
     this.assertLive();
-    const allowlist = replacementAllowlist(this.egress, raw, field);
+    let allowlist = replacementAllowlist(this.egress, raw, field);
+    if (allowlist && this.resolveNetwork)
+      allowlist = await this.resolveNetwork(allowlist, `${field}.allowlist`);
     return this.queue.run(async () => {
       if (allowlist) this.egress?.setAllowlist(allowlist);
+      if (allowlist && this.egress) this.networkOptions = (raw ?? 'disabled') as NetworkOptions;
       const state = this.network;
       this.audit.append({
         kind: 'environment',

@@ -17,3 +17,6 @@ export const newControllerId = (): string => `ctl_${token(12)}`;
 /** Whether a string has the shape of an environment id (before looking it up). */
 export const isEnvironmentId = (value: string): boolean => /^env_[a-z2-7]{20}$/.test(value);
 export const newSnapshotId = (): string => `snap_${token(20)}`;
+
+/** `cred_` followed by 20 random base-32 characters (docs/credentials.md). */
+export const newCredentialId = (): string => `cred_${token(20)}`;

@@ -36,23 +36,29 @@ const RESERVED = new Set([
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/**
+ * One variable's value: a string, or a stored credential's placeholder (docs/credentials.md,
+ * "Placeholders"): tool code sees an opaque token, which only the egress proxy swaps for the value.
+ */
+export type ToolEnvValue = string | { credential: string };
+
 function refuse(field: string, rule: string): never {
   throw new UserError('invalid_argument', `${field}: ${rule}`, { details: { field } });
 }
 
 /**
  * Checks `environment.env` (name → value, for tool code only; hooks never get it): POSIX-style
- * names, none the sandbox sets itself or prefixed `HOOKBOX_`, string values without NUL, within
- * {@link TOOL_ENV_LIMITS}. Returns a copy.
+ * names, none the sandbox sets itself or prefixed `HOOKBOX_`, string values without NUL or
+ * credential placeholders `{"credential": "cred_…"}`, within {@link TOOL_ENV_LIMITS}. Returns a copy.
  */
-export function parseToolEnv(input: unknown, field = 'env'): Record<string, string> {
+export function parseToolEnv(input: unknown, field = 'env'): Record<string, ToolEnvValue> {
   if (typeof input !== 'object' || input === null || Array.isArray(input))
     refuse(field, 'must be an object of name → value strings');
   const entries = Object.entries(input as Record<string, unknown>);
   if (entries.length > TOOL_ENV_LIMITS.maxCount)
     refuse(field, `has ${entries.length} variables, more than ${TOOL_ENV_LIMITS.maxCount}`);
   let total = 0;
-  const out: Record<string, string> = {};
+  const out: Record<string, ToolEnvValue> = {};
   for (const [name, value] of entries) {
     const at = `${field}.${name}`;
     if (!NAME.test(name))
@@ -64,7 +70,19 @@ export function parseToolEnv(input: unknown, field = 'env'): Record<string, stri
         at,
         'is set by the sandbox itself (PATH, HOME, TMPDIR, USER, the proxy variables, HOOKBOX_*)',
       );
-    if (typeof value !== 'string') refuse(at, 'must be a string');
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      const keys = Object.keys(value);
+      const credential = (value as { credential?: unknown }).credential;
+      if (keys.length !== 1 || typeof credential !== 'string')
+        refuse(at, 'must be a string or {"credential": "cred_…"} (docs/credentials.md)');
+      if (!/^cred_[a-z2-7]{1,64}$/.test(credential))
+        refuse(`${at}.credential`, 'must be a credential id ("cred_…", docs/credentials.md)');
+      total += Buffer.byteLength(name);
+      out[name] = { credential };
+      continue;
+    }
+    if (typeof value !== 'string')
+      refuse(at, 'must be a string or {"credential": "cred_…"} (docs/credentials.md)');
     if (value.includes('\0')) refuse(at, 'must not contain NUL');
     const bytes = Buffer.byteLength(value);
     if (bytes > TOOL_ENV_LIMITS.maxValueBytes)

@@ -26,6 +26,7 @@ export type SystemErrorCode =
   | 'sandbox_protocol_violation'
   | 'environment_lost'
   | 'timeout'
+  | 'credentials_unavailable'
   | 'internal';
 
 export interface ErrorDetails {
@@ -114,6 +115,7 @@ const HTTP_STATUS: Record<UserErrorCode | SystemErrorCode, number> = {
   sandbox_protocol_violation: 502,
   environment_lost: 410,
   timeout: 504,
+  credentials_unavailable: 503,
   internal: 500,
 };
 

@@ -71,6 +71,12 @@ export const toolSchema = z
 const allowlistEntrySchema = z.strictObject({
   domain: z.string(),
   transform: z.record(z.string(), z.string()).optional(),
+  credential: z
+    .string()
+    .optional()
+    .describe(
+      'A stored credential (`cred_…`, docs/credentials.md) whose headers are added like `transform`; not with `transform`.',
+    ),
 });
 
 export const networkSchema = z.union(
@@ -121,10 +127,16 @@ export const environmentConfigSchema = z
       ),
     sources: z.array(inlineSourceSchema).optional(),
     env: z
-      .record(z.string(), z.string())
+      .record(
+        z.string(),
+        z.union([z.string(), z.strictObject({ credential: z.string() })], {
+          error: 'must be a string or {"credential": "cred_…"}',
+        }),
+      )
       .optional()
       .describe(
-        'Environment variables for tool code (not hooks), name → value; only when making an environment (docs/environments.md).',
+        'Environment variables for tool code (not hooks), name → value; only when making an environment (docs/environments.md). ' +
+          'A value `{"credential": "cred_…"}` is a placeholder: tool code sees an opaque token that only the egress proxy swaps for the value (docs/credentials.md).',
       ),
     network: networkSchema
       .optional()

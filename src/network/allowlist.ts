@@ -4,12 +4,25 @@ import { z } from 'zod';
 import { UserError } from '../errors/index.js';
 import { sameAddress } from './addresses.js';
 
-/** One allowlist entry (docs/contract.md §7): a domain, and headers the proxy adds to hook requests to it. */
+/**
+ * One allowlist entry (docs/contract.md §7): a domain, and headers the proxy adds to hook requests
+ * to it, given inline (`transform`) or as a stored credential (`credential`, docs/credentials.md).
+ */
 export interface AllowlistEntry {
   /** `api.example.com` (exact), `*.example.com` (any subdomain, not the root), `*` (any name), or an IP address. */
   domain: string;
   /** Headers added on the wire to `http` hook requests to this domain; never seen in the sandbox. */
   transform?: Record<string, string>;
+  /**
+   * A stored credential's id (`cred_…`): its headers are added like `transform` (which the same
+   * entry may not also have), and environment-variable placeholders of it resolve for this domain.
+   */
+  credential?: string;
+  /**
+   * Set by the controller when it resolves `credential`, never by callers: placeholder token →
+   * the credential's value, swapped into request headers to this domain (docs/credentials.md).
+   */
+  placeholders?: Record<string, string>;
 }
 
 /** An environment's network: `{allowlist: [...]}`, or `"disabled"` (the default: no network). */
@@ -70,7 +83,8 @@ function patternOf(domain: string): Pattern | string {
   return name ? { kind: 'exact', name } : 'is not a valid domain name';
 }
 
-const transformSchema = z
+/** Header name → value, as `transform` and a credential's `headers` take them. */
+export const headersSchema = z
   .record(z.string(), z.string({ error: 'header values must be strings' }))
   .superRefine((headers, context) => {
     const names = Object.keys(headers);
@@ -117,9 +131,15 @@ const transformSchema = z
 const entrySchema = z.strictObject(
   {
     domain: z.string({ error: 'domain must be a string' }),
-    transform: transformSchema.optional(),
+    transform: headersSchema.optional(),
+    credential: z
+      .string({ error: 'must be a credential id ("cred_…", docs/credentials.md)' })
+      .regex(/^cred_[a-z2-7]{1,64}$/, {
+        error: 'must be a credential id ("cred_…", docs/credentials.md)',
+      })
+      .optional(),
   },
-  { error: 'an allowlist entry must be an object {"domain", "transform"?}' },
+  { error: 'an allowlist entry must be an object {"domain", "transform"? or "credential"?}' },
 );
 
 const networkSchema = z.union(
@@ -128,7 +148,9 @@ const networkSchema = z.union(
     z.strictObject(
       {
         allowlist: z
-          .array(entrySchema, { error: 'allowlist must be an array of {"domain", "transform"?}' })
+          .array(entrySchema, {
+            error: 'allowlist must be an array of {"domain", "transform"? or "credential"?}',
+          })
           .max(ALLOWLIST_LIMITS.entries, {
             error: `allowlist holds at most ${ALLOWLIST_LIMITS.entries} entries`,
           }),
@@ -155,9 +177,7 @@ export function parseNetworkOptions(raw: unknown, field = 'network'): Allowlist 
     let message = issue.message;
     if (issue.code === 'unrecognized_keys') {
       const keys = (issue as { keys?: string[] }).keys ?? [];
-      message = keys.includes('credential')
-        ? 'credential references are not supported; put the header in "transform"'
-        : `unknown key ${keys.map((key) => JSON.stringify(key)).join(', ')}`;
+      message = `unknown key ${keys.map((key) => JSON.stringify(key)).join(', ')}`;
     }
     const at = `${field}${path.join('')}`;
     throw new UserError('invalid_argument', `${at}: ${message}`, { details: { field: at } });
@@ -209,6 +229,18 @@ export class Allowlist {
           { details: { field: at } },
         );
       seen.set(key, index);
+      if (entry.transform !== undefined && entry.credential !== undefined)
+        throw new UserError(
+          'invalid_argument',
+          `${field}[${index}].credential: give "transform" or "credential", not both (put every header in the credential)`,
+          { details: { field: `${field}[${index}].credential` } },
+        );
+      if (pattern.kind === 'any' && entry.credential !== undefined)
+        throw new UserError(
+          'invalid_argument',
+          `${field}[${index}].credential: a credential on "*" would send it to every domain; name the domain instead`,
+          { details: { field: `${field}[${index}].credential` } },
+        );
       if (pattern.kind === 'any' && entry.transform && Object.keys(entry.transform).length > 0)
         throw new UserError(
           'invalid_argument',
@@ -219,6 +251,8 @@ export class Allowlist {
         entry: {
           domain: entry.domain,
           ...(entry.transform ? { transform: { ...entry.transform } } : {}),
+          ...(entry.credential !== undefined ? { credential: entry.credential } : {}),
+          ...(entry.placeholders ? { placeholders: { ...entry.placeholders } } : {}),
         },
         pattern,
       };
@@ -253,10 +287,11 @@ export class Allowlist {
   }
 
   /** The entries without their header values, for logs and records. */
-  describe(): { domain: string; transform_headers?: string[] }[] {
+  describe(): { domain: string; transform_headers?: string[]; credential?: string }[] {
     return this.compiled.map(({ entry }) => ({
       domain: entry.domain,
       ...(entry.transform ? { transform_headers: Object.keys(entry.transform) } : {}),
+      ...(entry.credential !== undefined ? { credential: entry.credential } : {}),
     }));
   }
 }

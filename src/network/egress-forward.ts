@@ -60,6 +60,28 @@ export function injectTransformHeaders(
   return injected;
 }
 
+/**
+ * Swaps credential placeholders (docs/credentials.md, "Placeholders") in header values for the
+ * values the matching entry holds: only tokens of the entry's own credential, so a token sent to
+ * any other domain goes out as the meaningless token it is. Returns the names of headers changed.
+ */
+export function swapPlaceholders(headers: OutgoingHttpHeaders, entry: AllowlistEntry): string[] {
+  const swaps = Object.entries(entry.placeholders ?? {});
+  if (swaps.length === 0) return [];
+  const changed: string[] = [];
+  const swap = (value: string) =>
+    swaps.reduce((text, [token, secret]) => text.split(token).join(secret), value);
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || name === 'host') continue;
+    const next = Array.isArray(value) ? value.map(swap) : swap(String(value));
+    if (JSON.stringify(next) !== JSON.stringify(Array.isArray(value) ? value : String(value))) {
+      headers[name] = next;
+      changed.push(name);
+    }
+  }
+  return changed;
+}
+
 /** A vetted absolute-form request: where it goes and whether it is a hook's. */
 export interface ForwardTarget {
   url: URL;
@@ -87,11 +109,13 @@ export function forwardRequest(
   const host = url.hostname;
   const headers: OutgoingHttpHeaders = forwardHeaders(request.headers);
   headers.host = url.host;
+  const swapped = swapPlaceholders(headers, vetted.entry);
   const injected = hook ? injectTransformHeaders(headers, vetted.entry) : [];
   const fields: Partial<EgressRecord> = {
     rule: vetted.entry.domain,
     upstream: `${upstream.address}:${port}`,
     ...(injected.length > 0 ? { injected_headers: injected } : {}),
+    ...(swapped.length > 0 ? { placeholder_headers: swapped } : {}),
   };
   let bytesOut = 0;
   let bytesIn = 0;

@@ -63,7 +63,9 @@ const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
  * environment's allowlist names (docs/contract.md §7). It takes
  *
  * - `CONNECT host:port` — a TCP tunnel (HTTPS from tool code); nothing is added to it;
- * - `GET http://host/…` (absolute form) — plain HTTP, forwarded as is, never with secrets;
+ * - `GET http://host/…` (absolute form) — plain HTTP, forwarded as is, never with `transform`
+ *   headers; only credential placeholders bound to the matching entry are swapped for their value
+ *   (docs/credentials.md, "Placeholders in environment variables");
  * - `POST https://host/…` (absolute form, with the environment's hook token) — an `http` hook: the
  *   proxy makes the TLS connection itself, verifies the upstream's certificate and adds the
  *   `transform` headers of the matching allowlist entry, so the secret never enters the sandbox.

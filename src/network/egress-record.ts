@@ -26,6 +26,8 @@ export interface EgressRecord {
   status?: number;
   /** Names of the transform headers added (hook requests only). */
   injected_headers?: string[];
+  /** Names of the headers whose credential placeholders were swapped (docs/credentials.md). */
+  placeholder_headers?: string[];
   bytes_out: number;
   bytes_in: number;
   duration_ms: number;

@@ -14,6 +14,7 @@ import { EventStream, DEFAULT_STREAM_BUFFER_BYTES, EVENT_STREAM_HEADERS } from '
 import { isPublicConsolePath, registerConsole } from './console/routes.js';
 import { HookboxMetrics } from './metrics.js';
 import { openApiDocument } from './openapi.js';
+import { registerCredentialsRoutes } from './routes-credentials.js';
 import { registerFilesRoutes } from './routes-files.js';
 import { registerSnapshotRoutes } from './routes-snapshots.js';
 
@@ -83,7 +84,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
         error.code === 'FST_ERR_MAX_PARAM_LENGTH'
           ? new UserError(
               'not_found',
-              `id: no such ${path.includes('/environments/') ? 'environment' : 'interaction'} (ids are at most 100 characters)`,
+              `id: no such ${path.includes('/environments/') ? 'environment' : path.includes('/credentials/') ? 'credential' : 'interaction'} (ids are at most 100 characters)`,
               { details: { field: 'id' } },
             )
           : new UserError('invalid_argument', `path: not a valid URL path (${error.message})`, {
@@ -277,6 +278,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
     registerFilesRoutes(api, service);
     registerSnapshotRoutes(api, service);
+    registerCredentialsRoutes(api, service);
 
     // Network modes (docs/environments.md): the body is what `environment.network` takes.
     api.get<{ Params: { id: string } }>('/v1beta/environments/:id/network', async (request) =>

@@ -152,7 +152,7 @@ export const FILES_PATHS: Record<string, unknown> = {
           'application/json': {
             schema: {
               description:
-                'What `environment.network` takes: `"disabled"` or `{"allowlist": [{domain, transform?}]}`',
+                'What `environment.network` takes: `"disabled"` or `{"allowlist": [{domain, transform? or credential?}]}`',
             },
           },
         },

@@ -11,6 +11,7 @@ import {
   interactionSchema,
   stepSchema,
 } from '../interactions/schema.js';
+import { CREDENTIALS_PATHS, CREDENTIALS_SCHEMAS } from './openapi-credentials.js';
 import { FILES_PATHS, FILES_SCHEMAS } from './openapi-files.js';
 import { SNAPSHOT_PATHS } from './openapi-snapshots.js';
 import {
@@ -92,6 +93,7 @@ export function openApiDocument(options: {
       'output',
     ),
     ...FILES_SCHEMAS,
+    ...CREDENTIALS_SCHEMAS,
   };
   const id = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
   return {
@@ -158,6 +160,7 @@ export function openApiDocument(options: {
       },
       ...FILES_PATHS,
       ...SNAPSHOT_PATHS,
+      ...CREDENTIALS_PATHS,
       '/healthz': {
         get: {
           summary: 'Liveness (no key needed)',

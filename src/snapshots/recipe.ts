@@ -1,6 +1,7 @@
 // What a new environment copied from another needs besides its files: its gates and settings.
 import { z } from 'zod';
 import type { SandboxOptions } from '../sandbox/sandbox-options.js';
+import type { ToolEnvValue } from '../environments/tool-env.js';
 import { VOCABULARIES, type VocabularyId } from '../tools/registry.js';
 
 /**
@@ -14,7 +15,8 @@ export interface EnvironmentRecipe {
   toolTimeoutMs: number;
   outputCapBytes: number;
   backgroundProcesses: boolean;
-  env?: Record<string, string>;
+  /** As given: values, or `{credential}` references (never a credential's value). */
+  env?: Record<string, ToolEnvValue>;
   sandbox: SandboxOptions | null;
   /** The hooks.json in force (null: no hooks). */
   hooksJson: string | null;
@@ -27,7 +29,9 @@ export const recipeSchema = z.object({
   toolTimeoutMs: z.number().int().positive(),
   outputCapBytes: z.number().int().positive(),
   backgroundProcesses: z.boolean(),
-  env: z.record(z.string(), z.string()).optional(),
+  env: z
+    .record(z.string(), z.union([z.string(), z.strictObject({ credential: z.string() })]))
+    .optional(),
   // Checked again, as any environment's, when an environment is made from it.
   sandbox: z.record(z.string(), z.unknown()).nullable() as z.ZodType<SandboxOptions | null>,
   hooksJson: z.string().nullable(),

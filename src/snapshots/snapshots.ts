@@ -6,7 +6,6 @@ import type { Environment } from '../environments/environment.js';
 import type { EnvironmentOptions } from '../environments/environment-options.js';
 import { newSnapshotId } from '../environments/ids.js';
 import type { NetworkOptions } from '../network/allowlist.js';
-import { EnvironmentEgress } from '../network/environment-egress.js';
 import type { ControllerIdentity } from '../sandbox/sandbox-create.js';
 import { volumeName } from '../sandbox/sandbox-volumes.js';
 import { runCopyHelper, snapshotsUnsupported, type CopyHelperHost } from './copy-helper.js';
@@ -49,11 +48,11 @@ function treesOf(environment: Environment): Extract<CopySource, { kind: 'environ
   };
 }
 
-/** The network an environment has now, with its transforms (in memory only). */
+/** The network rules an environment has now, as given (in memory only). */
 function networkOf(environment: Environment): NetworkOptions | undefined {
-  const egress = environment.sandbox.network;
-  return egress instanceof EnvironmentEgress && egress.allowlist.entries.length > 0
-    ? { allowlist: egress.allowlist.entries.map((entry) => ({ ...entry })) }
+  const options = environment.networkOptions;
+  return environment.egress && options !== undefined && options !== 'disabled'
+    ? structuredClone(options)
     : undefined;
 }
 

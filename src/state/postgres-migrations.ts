@@ -39,6 +39,19 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   },
   {
     version: 4,
+    name: 'credentials, their secret part sealed (docs/credentials.md)',
+    sql: `CREATE TABLE credentials (
+        id TEXT PRIMARY KEY,
+        tenant TEXT,
+        name TEXT NOT NULL,
+        header_names JSONB NOT NULL,
+        has_value BOOLEAN NOT NULL,
+        created TIMESTAMPTZ NOT NULL,
+        secret TEXT NOT NULL
+      );`,
+  },
+  {
+    version: 5,
     name: 'snapshots (docs/environments.md, "Snapshots and forks")',
     sql: `CREATE TABLE snapshots (
         id TEXT PRIMARY KEY,

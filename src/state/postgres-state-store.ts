@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { z } from 'zod';
+import { PostgresCredentialRows } from '../credentials/postgres-rows.js';
 import { UserError } from '../errors/index.js';
 import { MIGRATION_LOCK_KEY, MIGRATIONS } from './postgres-migrations.js';
 import { PostgresSnapshotRows } from '../snapshots/postgres-snapshot-rows.js';
@@ -199,6 +200,11 @@ export class PostgresStateStore implements ControllerStateStore {
   async interactionsWithStatus(status: string): Promise<InteractionRow[]> {
     const result = await this.pool.query('SELECT * FROM interactions WHERE status = $1', [status]);
     return result.rows.map((row) => interactionRowSchema.parse(row));
+  }
+
+  /** The credentials table, on this store's pool (docs/credentials.md). */
+  credentialRows(): PostgresCredentialRows {
+    return new PostgresCredentialRows(this.pool);
   }
 
   async close(): Promise<void> {

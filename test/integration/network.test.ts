@@ -27,6 +27,7 @@ import { createLogger } from '../../src/record/logger.js';
 import { DockerContainerClient } from '../../src/sandbox/docker-container-client.js';
 import { makeTestPki, type TestPki } from '../unit/network/test-ca.js';
 import { hooksJson, inline } from './helpers.js';
+import { MEMORY_SEARCH, ROOT_SEARCH } from './secret-hunt.js';
 
 const SECRET = 'telemetry_secret_token_123';
 const NAMES = [
@@ -195,94 +196,6 @@ function labelled(kind: 'ps' | 'network', environmentId: string): string {
       : ['network', 'ls', '-q', '--filter', `label=dev.hookbox.environment=${environmentId}`];
   return execFileSync('docker', args).toString().trim();
 }
-
-/**
- * Searches the sandbox container through `docker exec` as root (with the sandbox's capabilities:
- * no-new-privileges forbids more): every file, walked as root, the tool user and the hook user in
- * turn (root has no DAC override here, so each user's own files are read as that user), and every
- * process's environment and command line. Prints the places that hold the needle, which comes in
- * two halves so that this process's own argv does not hold it.
- */
-const ROOT_SEARCH = `
-import json, os, sys
-needle = (sys.argv[1] + sys.argv[2]).encode()
-me = str(os.getpid())
-
-def walk():
-    found = []
-    for root, dirs, files in os.walk("/"):
-        if root == "/":
-            dirs[:] = [d for d in dirs if d not in ("proc", "sys", "dev")]
-        for name in files:
-            path = os.path.join(root, name)
-            try:
-                if os.path.islink(path) or os.path.getsize(path) > 64 * 1024 * 1024:
-                    continue
-                with open(path, "rb") as handle:
-                    if needle in handle.read():
-                        found.append(path)
-            except OSError:
-                pass
-    return found
-
-def walk_as(uid):
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(read)
-        os.setgroups([])
-        os.setresgid(uid, uid, uid)
-        os.setresuid(uid, uid, uid)
-        os.write(write, json.dumps(walk()).encode())
-        os._exit(0)
-    os.close(write)
-    data = b""
-    while chunk := os.read(read, 65536):
-        data += chunk
-    os.waitpid(pid, 0)
-    return json.loads(data)
-
-found = []
-for uid in (0, 1000, 1001):
-    found += walk_as(uid)
-for pid in [p for p in os.listdir("/proc") if p.isdigit() and p != me]:
-    for part in ("environ", "cmdline"):
-        try:
-            with open(f"/proc/{pid}/{part}", "rb") as handle:
-                if needle in handle.read():
-                    found.append(f"/proc/{pid}/{part}")
-        except OSError:
-            pass
-print(json.dumps(sorted(set(found))))
-`;
-
-/**
- * Scans the memory of processes from the host (root there, so also the sandbox agent, which is not
- * dumpable once it has switched its filesystem uid). Prints the pids whose memory holds the needle.
- */
-const MEMORY_SEARCH = `
-import json, sys
-needle = (sys.argv[1] + sys.argv[2]).encode()
-found, scanned = [], 0
-for pid in sys.argv[3:]:
-    try:
-        with open(f"/proc/{pid}/maps") as maps, open(f"/proc/{pid}/mem", "rb", 0) as mem:
-            scanned += 1
-            for line in maps:
-                fields = line.split()
-                if "r" not in fields[1]:
-                    continue
-                start, end = (int(x, 16) for x in fields[0].split("-"))
-                try:
-                    mem.seek(start)
-                    if needle in mem.read(end - start):
-                        found.append(pid)
-                except (OSError, OverflowError, ValueError):
-                    pass
-    except OSError:
-        pass
-print(json.dumps({"found": found, "scanned": scanned}))
-`;
 
 describe('the audit-logging example of the Gemini hooks page (post hook → http, transform header)', () => {
   it('sends each event with the injected header; the secret is nowhere in the sandbox', async () => {

@@ -8,6 +8,7 @@ import {
   PostgresStateStore,
   redactUrl,
 } from '../../src/state/postgres-state-store.js';
+import { Credentials } from '../../src/credentials/credentials.js';
 import { startPostgres, type Postgres } from './postgres.js';
 
 let server: Postgres;
@@ -114,5 +115,34 @@ describe('PostgreSQL state', () => {
     expect(() => checkStateUrl('mysql://x@y/z')).toThrow(/--state-url: must be a postgres:\/\//);
     expect(() => checkStateUrl('not a url')).toThrow(/--state-url/);
     expect(redactUrl('postgres://u:secret@h:5432/d')).toBe('postgres://u:***@h:5432/d');
+  });
+  it('credentials are stored sealed and read back from another replica (docs/credentials.md)', async () => {
+    const key = 'a-postgres-test-passphrase-of-32-characters+';
+    const value = 'pg-credential-value-3b7e';
+    const a = await PostgresStateStore.open(server.url);
+    const b = await PostgresStateStore.open(server.url);
+    try {
+      const made = await new Credentials(a.credentialRows(), () => key).create(
+        { name: 'pg', value, headers: { Authorization: 'Bearer {{value}}' } },
+        'alice',
+      );
+      const other = new Credentials(b.credentialRows(), () => key);
+      expect(await other.get(made.id)).toEqual(made);
+      expect((await other.list()).map((credential) => credential.id)).toContain(made.id);
+      expect(await other.open(made.id, 'alice', 'f')).toEqual({
+        value,
+        headers: { Authorization: `Bearer ${value}` },
+      });
+      const client = new pg.Client({ connectionString: server.url });
+      await client.connect();
+      const rows = (await client.query('SELECT * FROM credentials')).rows;
+      await client.end();
+      expect(JSON.stringify(rows)).toContain(made.id);
+      expect(JSON.stringify(rows)).not.toContain(value);
+      expect(await other.delete(made.id)).toBe(true);
+      expect(await new Credentials(a.credentialRows(), () => key).get(made.id)).toBeUndefined();
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
   });
 });

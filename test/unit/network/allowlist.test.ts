@@ -122,8 +122,18 @@ describe('parseNetworkOptions', () => {
     ],
     [
       { allowlist: [{ domain: 'a.com', credential: 'gh' }] },
-      'network.allowlist[0]',
-      /credential references are not supported/,
+      'network.allowlist[0].credential',
+      /must be a credential id/,
+    ],
+    [
+      { allowlist: [{ domain: 'a.com', credential: 'cred_abc', transform: { A: 'b' } }] },
+      'network.allowlist[0].credential',
+      /"transform" or "credential", not both/,
+    ],
+    [
+      { allowlist: [{ domain: '*', credential: 'cred_abc' }] },
+      'network.allowlist[0].credential',
+      /every domain/,
     ],
     [{ allowlist: [{ domain: 'a.com', extra: 1 }] }, 'network.allowlist[0]', /unknown key "extra"/],
     [{ allow: [] }, 'network', /unknown key|network must be/],

@@ -395,6 +395,30 @@ describe('plain HTTP in absolute form', () => {
     });
   });
 
+  it('swaps credential placeholders for their entry’s value only, and records header names', async () => {
+    const token = `hookbox-credential-${'1'.repeat(32)}`;
+    const { proxy, records } = await startProxy({
+      allowlist: new Allowlist([
+        { domain: 'other.hookbox.test', placeholders: { [token]: 'real-value-42' } },
+        { domain: 'telemetry.hookbox.test' },
+      ]),
+    });
+    httpSeen.length = 0;
+    const headers = { authorization: `Bearer ${token}`, 'x-plain': 'no token here' };
+    await viaProxy(proxy, 'GET', `http://other.hookbox.test:${httpPort}/a`, headers);
+    // Another domain gets the meaningless token, never the value.
+    await viaProxy(proxy, 'GET', `http://telemetry.hookbox.test:${httpPort}/b`, headers);
+    expect(httpSeen.map((seen) => [seen.url, seen.headers.authorization])).toEqual([
+      ['/a', 'Bearer real-value-42'],
+      ['/b', `Bearer ${token}`],
+    ]);
+    expect(httpSeen[0]!.headers['x-plain']).toBe('no token here');
+    await waitFor(() => records.length > 1);
+    expect(records[0]).toMatchObject({ placeholder_headers: ['authorization'] });
+    expect(records[1]!.placeholder_headers).toBeUndefined();
+    expect(JSON.stringify(records)).not.toContain('real-value-42');
+  });
+
   it('refuses other domains with 403 naming the rule', async () => {
     const { proxy } = await startProxy({
       allowlist: new Allowlist([{ domain: 'other.hookbox.test' }]),

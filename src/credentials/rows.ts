@@ -1,0 +1,50 @@
+// Where credentials are kept: the controller's state (SQLite file or PostgreSQL), or memory.
+
+/** One stored credential: what GET shows in clear, the secret part sealed (docs/credentials.md). */
+export interface CredentialRow {
+  id: string;
+  /** The tenant that made it (docs/tenants.md); null: the library's, or a server with no keys. */
+  tenant: string | null;
+  name: string;
+  /** Names of the headers it adds (values are sealed in `secret`). */
+  header_names: string[];
+  /** Whether it holds a `value` (usable as an environment-variable placeholder). */
+  has_value: boolean;
+  created: string;
+  /** `{value?, headers?}` as JSON, sealed with AES-256-GCM (src/credentials/secret-key.ts). */
+  secret: string;
+}
+
+/** The rows behind {@link Credentials}; each state store has its own. */
+export interface CredentialRows {
+  save(row: CredentialRow): Promise<void>;
+  get(id: string): Promise<CredentialRow | undefined>;
+  /** Every row, oldest first. */
+  list(): Promise<CredentialRow[]>;
+  /** True when a row was removed. */
+  delete(id: string): Promise<boolean>;
+  /** Releases a connection of its own, if it has one. */
+  close?(): void;
+}
+
+/** Rows in this process only (a controller without a state file or URL). */
+export class MemoryCredentialRows implements CredentialRows {
+  private readonly rows = new Map<string, CredentialRow>();
+
+  async save(row: CredentialRow): Promise<void> {
+    this.rows.set(row.id, { ...row });
+  }
+
+  async get(id: string): Promise<CredentialRow | undefined> {
+    const row = this.rows.get(id);
+    return row ? { ...row } : undefined;
+  }
+
+  async list(): Promise<CredentialRow[]> {
+    return [...this.rows.values()].map((row) => ({ ...row }));
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return this.rows.delete(id);
+  }
+}

@@ -106,6 +106,30 @@ describe('snapshots and forks, through the library', () => {
     }
   });
 
+  it('copies the network rules as last given (in memory), and says a snapshot had one', async () => {
+    const networked = await controller.createEnvironment({
+      network: { allowlist: [{ domain: 'example.com' }] },
+    });
+    const made: Environment[] = [];
+    try {
+      await networked.replaceNetwork({ allowlist: [{ domain: 'example.org' }] });
+      const snapshot = await controller.snapshotEnvironment(networked.id);
+      expect(snapshot.networked).toBe(true);
+      made.push(await controller.createEnvironment({ snapshot: snapshot.id }));
+      made.push(...(await controller.forkEnvironment(networked.id, 1)));
+      await controller.snapshots.delete(snapshot);
+      for (const copy of made)
+        expect(copy.network).toEqual({ allowlist: [{ domain: 'example.org' }] });
+      // A copy of an environment without a network has none.
+      const [plain] = await controller.forkEnvironment(source.id, 1);
+      made.push(plain!);
+      expect(plain!.network).toBe('disabled');
+      expect(plain!.egress).toBeUndefined();
+    } finally {
+      await Promise.all([networked, ...made].map((e) => controller.deleteEnvironment(e.id)));
+    }
+  });
+
   it('refuses a bad count, an unknown snapshot and options beside a snapshot', async () => {
     await expect(controller.forkEnvironment(source.id, 0)).rejects.toThrow(
       /count: must be a whole number from 1 to 10/,

@@ -279,6 +279,17 @@ export class Environment {
     });
   }
 
+  /** Records that a snapshot was taken of it (its id) or that it was forked (the copies' ids). */
+  recordCopy(event: 'snapshot_taken' | 'forked', detail: unknown): void {
+    this.audit.append({
+      kind: 'environment',
+      at: new Date().toISOString(),
+      environment_id: this.id,
+      event,
+      detail,
+    });
+  }
+
   /** Records an environment event in the audit log. */
   recordEvent(event: 'created' | 'reattached'): void {
     this.audit.append({

@@ -45,7 +45,15 @@ export type AuditEntry =
       kind: 'environment';
       at: string;
       environment_id: string;
-      event: 'created' | 'reattached' | 'gates_replaced' | 'network_replaced' | 'deleted';
+      event:
+        | 'created'
+        | 'reattached'
+        | 'gates_replaced'
+        | 'network_replaced'
+        | 'deleted'
+        /** A snapshot was taken of it, or it was forked (docs/environments.md, "Snapshots and forks"). */
+        | 'snapshot_taken'
+        | 'forked';
       detail?: unknown;
       actor?: string;
     }

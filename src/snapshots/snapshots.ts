@@ -121,6 +121,7 @@ export class Snapshots {
         };
         await this.host.rows.save(row);
         if (network) this.networks.set(id, network);
+        environment.recordCopy('snapshot_taken', { snapshot_id: id });
         this.host.logger.info({ snapshotId: id, environmentId: environment.id }, 'snapshot taken');
         return row;
       } catch (error) {
@@ -206,7 +207,7 @@ export class Snapshots {
       });
     const source = treesOf(environment);
     // The recipe as it is when the copy is made (gates replaced meanwhile are the new ones).
-    return this.makeCopies(
+    const copies = await this.makeCopies(
       recipe,
       networkOf(environment),
       environment.tenant,
@@ -216,6 +217,8 @@ export class Snapshots {
           runCopyHelper(this.host, environment.id, fillPlan(source, targets), onStarted),
         ),
     );
+    environment.recordCopy('forked', { environment_ids: copies.map((copy) => copy.id) });
+    return copies;
   }
 
   /**

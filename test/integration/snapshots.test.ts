@@ -51,6 +51,9 @@ describe('snapshots and forks, through the library', () => {
     const snapshot = await controller.snapshotEnvironment(source.id);
     expect(snapshot.id).toMatch(/^snap_/);
     expect(await snapshotVolumes(snapshot.id)).toEqual([snapshot.volume]);
+    expect(source.records()).toContainEqual(
+      expect.objectContaining({ event: 'snapshot_taken', detail: { snapshot_id: snapshot.id } }),
+    );
     const restored = await controller.createEnvironment({ snapshot: snapshot.id });
     try {
       expect(restored.id).not.toBe(source.id);
@@ -69,6 +72,12 @@ describe('snapshots and forks, through the library', () => {
     const forks = await controller.forkEnvironment(source.id, 5);
     try {
       expect(new Set(forks.map((fork) => fork.id)).size).toBe(5);
+      expect(source.records()).toContainEqual(
+        expect.objectContaining({
+          event: 'forked',
+          detail: { environment_ids: forks.map((fork) => fork.id) },
+        }),
+      );
       for (const fork of forks) expect(await run(fork, LIST)).toBe(expected);
       await run(forks[0]!, 'echo changed > a.txt && touch only-here');
       expect(await run(forks[0]!, 'cat a.txt')).toBe('changed\n');

@@ -15,12 +15,7 @@ import {
   networkAnswerSchema,
 } from './environment-answers.js';
 import type { z } from 'zod';
-import {
-  forkAnswerSchema,
-  snapshotInfoSchema,
-  snapshotListSchema,
-  type SnapshotInfo,
-} from '../snapshots/snapshot-schema.js';
+import { snapshotMethods } from './snapshot-methods.js';
 import {
   credentialListSchema,
   credentialSchema,
@@ -284,33 +279,14 @@ export class Hookbox {
     },
   };
 
-  /** Snapshots (docs/environments.md, "Snapshots and forks"); a new environment from one: `environment: {type: 'remote', snapshot_id}`. */
-  readonly snapshots = {
-    /** Takes a snapshot of an environment's workspace and gates, between its calls. */
-    create: (environmentId: string): Promise<SnapshotInfo> =>
-      this.request(
-        snapshotInfoSchema,
-        'POST',
-        `/v1beta/environments/${encodeURIComponent(environmentId)}/snapshots`,
-      ),
-    list: (): Promise<{ snapshots: SnapshotInfo[] }> =>
-      this.request(snapshotListSchema, 'GET', '/v1beta/snapshots'),
-    get: (id: string): Promise<SnapshotInfo> =>
-      this.request(snapshotInfoSchema, 'GET', `/v1beta/snapshots/${encodeURIComponent(id)}`),
-    delete: async (id: string): Promise<void> => {
-      await this.send('DELETE', `/v1beta/snapshots/${encodeURIComponent(id)}`);
-    },
-    /** `count` (1..10) new environments, each with a copy of this one's workspace and its gates. */
-    fork: (
-      environmentId: string,
-      count = 1,
-    ): Promise<{ environments: { environment_id: string }[] }> =>
-      this.request(
-        forkAnswerSchema,
-        'POST',
-        `/v1beta/environments/${encodeURIComponent(environmentId)}/fork?count=${count}`,
-      ),
-  };
+  /**
+   * Snapshots and forks (docs/environments.md, "Snapshots and forks"); a new environment from a
+   * snapshot: `environment: {type: 'remote', snapshot_id}`.
+   */
+  readonly snapshots = snapshotMethods(
+    (schema, method, path) => this.request(schema, method, path),
+    (method, path) => this.send(method, path),
+  );
 
   constructor(options: HookboxOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');

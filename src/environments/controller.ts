@@ -27,7 +27,6 @@ import { reattachEnvironment } from './controller-restore.js';
 import { makeSandbox } from './controller-sandboxes.js';
 import { prepare } from './controller-start.js';
 import { createEnvironment, type CopiedFrom } from './environment-creation.js';
-import { checkForkCount } from '../snapshots/snapshot-checks.js';
 import type { Templates } from '../templates/templates.js';
 import type { WorkspaceFill } from '../snapshots/workspace-fill.js';
 import { Snapshots } from '../snapshots/snapshots.js';
@@ -258,7 +257,7 @@ export class Controller {
 
   /** Makes `count` new environments with a copy of this one's workspace and gates. */
   async forkEnvironment(id: string, count = 1): Promise<Environment[]> {
-    return this.snapshots.fork(this.getEnvironment(id), checkForkCount(count, 'count'));
+    return this.snapshots.fork(this.getEnvironment(id), count);
   }
 
   /** Wraps a sandbox as a live environment of this controller. */
@@ -395,10 +394,7 @@ export class Controller {
     await Promise.allSettled([...this.pools.values()].map((pool) => pool.close()));
     const all = [...this.environments.keys()];
     await Promise.allSettled(all.map((id) => this.deleteEnvironment(id)));
-    if (!this.state)
-      await Promise.allSettled(
-        (await this.snapshots.list()).map((row) => this.snapshots.delete(row)),
-      );
+    if (!this.state) await this.snapshots.deleteAll();
     await this.state?.close();
     this.credentials.close();
   }

@@ -8,6 +8,7 @@ import { newSnapshotId } from '../environments/ids.js';
 import type { NetworkOptions } from '../network/allowlist.js';
 import type { ControllerIdentity } from '../sandbox/sandbox-create.js';
 import { volumeName } from '../sandbox/sandbox-volumes.js';
+import { checkForkCount } from './snapshot-checks.js';
 import { runCopyHelper, snapshotsUnsupported, type CopyHelperHost } from './copy-helper.js';
 import type { EnvironmentRecipe } from './recipe.js';
 import { snapshotVolumeLabels } from './snapshot-labels.js';
@@ -197,8 +198,14 @@ export class Snapshots {
     }
   }
 
-  /** Makes `count` copies of a live environment, copied between its calls. */
-  async fork(environment: Environment, count: number): Promise<Environment[]> {
+  /** Deletes every snapshot (a controller without state, closing). */
+  async deleteAll(): Promise<void> {
+    await Promise.allSettled((await this.list()).map((row) => this.delete(row)));
+  }
+
+  /** Makes `count` (1..10) copies of a live environment, copied between its calls. */
+  async fork(environment: Environment, rawCount: number): Promise<Environment[]> {
+    const count = checkForkCount(rawCount, 'count');
     if (!this.host.client.waitContainer) throw snapshotsUnsupported();
     const recipe = environment.recipe;
     if (!recipe)

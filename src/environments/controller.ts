@@ -377,10 +377,9 @@ export class Controller {
       ...[...this.pools.values()].map((pool) => pool.close()),
       ...environments.map((environment) => environment.destroyNow()),
     ]);
-    await reapOrphans(this.client, (labels) => labels[LABEL_CONTROLLER] === this.identity.id).catch(
-      () => {},
-    );
-    this.state?.close();
+    const mine = (labels: Record<string, string>) => labels[LABEL_CONTROLLER] === this.identity.id;
+    await reapOrphans(this.client, mine).catch(() => {});
+    await this.state?.close();
     this.credentials.close();
   }
 

@@ -155,11 +155,6 @@ export class Credentials {
     return this.rows.delete(id);
   }
 
-  /** Releases the rows' own connection (the SQLite state file's); the controller calls it last. */
-  close(): void {
-    this.rows.close?.();
-  }
-
   /**
    * Opens a credential for an environment of `tenant` (the proxy's use only). A missing id, or
    * another tenant's, is the same 400 naming `field`: ids must not be probeable.

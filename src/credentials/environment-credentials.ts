@@ -101,21 +101,5 @@ export async function resolveAllowlist(
       ...(mine.length > 0 ? { placeholders: swaps } : {}),
     });
   }
-  return new ResolvedAllowlist(resolved, field);
-}
-
-/** An allowlist whose entries carry both `credential` and what it opened to. */
-class ResolvedAllowlist extends Allowlist {
-  constructor(entries: AllowlistEntry[], field: string) {
-    // The constructor refuses transform and credential together for callers' entries; here the
-    // transform is the credential's own, so it is set after the checks.
-    super(
-      entries.map(({ transform: _transform, ...rest }) => rest),
-      field,
-    );
-    this.entries.forEach((entry, index) => {
-      const transform = entries[index]!.transform;
-      if (transform) entry.transform = transform;
-    });
-  }
+  return new Allowlist(resolved, field);
 }

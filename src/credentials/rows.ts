@@ -15,7 +15,7 @@ export interface CredentialRow {
   secret: string;
 }
 
-/** The rows behind {@link Credentials}; each state store has its own. */
+/** The rows behind {@link Credentials}; each state store has its own, and closes it with itself. */
 export interface CredentialRows {
   save(row: CredentialRow): Promise<void>;
   get(id: string): Promise<CredentialRow | undefined>;
@@ -23,8 +23,6 @@ export interface CredentialRows {
   list(): Promise<CredentialRow[]>;
   /** True when a row was removed. */
   delete(id: string): Promise<boolean>;
-  /** Releases a connection of its own, if it has one. */
-  close?(): void;
 }
 
 /** Rows in this process only (a controller without a state file or URL). */

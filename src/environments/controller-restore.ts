@@ -12,6 +12,7 @@ import type { ToolRunSettings } from '../tools/tool-definition.js';
 import type { Environment } from './environment.js';
 import type { SandboxOptions } from '../sandbox/sandbox-options.js';
 import { DEFAULT_TEMPLATE } from '../templates/template-image.js';
+import { recipeOf } from '../snapshots/recipe.js';
 
 /** The settings saved with an environment (saved state is read back through this schema). */
 const storedSettingsSchema = z.object({
@@ -74,16 +75,14 @@ export async function reattachEnvironment(host: Reattaching, row: EnvironmentRow
     const environment = host.adopt(sandbox, gates, settings.vocabulary, settings, {
       tenant: row.tenant ?? null,
     });
-    environment.recipe = {
+    environment.recipe = recipeOf({
       vocabulary: settings.vocabulary,
       template: saved.success ? saved.data.template : DEFAULT_TEMPLATE,
-      toolTimeoutMs: settings.timeoutMs,
-      outputCapBytes: settings.outputCapBytes,
-      backgroundProcesses: settings.backgroundProcesses,
-      ...(settings.env ? { env: settings.env } : {}),
+      settings,
+      env: settings.env,
       sandbox: saved.success ? saved.data.sandbox : null,
       hooksJson: row.hooks_json,
-    };
+    });
     // Idle since its last use before the restart: the TTL counts from there.
     const lastUsed = Date.parse(row.last_used);
     if (Number.isFinite(lastUsed)) environment.lastUsedAt = lastUsed;

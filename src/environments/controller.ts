@@ -360,7 +360,6 @@ export class Controller {
     for (const environment of this.environments.values()) environment.detach();
     this.environments.clear();
     await this.state?.close();
-    this.credentials.close();
   }
 
   /**
@@ -380,7 +379,6 @@ export class Controller {
     const mine = (labels: Record<string, string>) => labels[LABEL_CONTROLLER] === this.identity.id;
     await reapOrphans(this.client, mine).catch(() => {});
     await this.state?.close();
-    this.credentials.close();
   }
 
   /**
@@ -395,6 +393,5 @@ export class Controller {
     await Promise.allSettled(all.map((id) => this.deleteEnvironment(id)));
     if (!this.state) await this.snapshots.deleteAll();
     await this.state?.close();
-    this.credentials.close();
   }
 }

@@ -1,6 +1,7 @@
 // Making an environment: checks first, a pooled or cold sandbox, then its state and hooks; on failure, clean-up then rethrow.
 import { EMPTY_HOOKS_CONFIG, parseHooksConfig, type HooksConfig } from '../config/hooks-config.js';
 import type { WorkspaceFill } from '../snapshots/workspace-fill.js';
+import { recipeOf } from '../snapshots/recipe.js';
 import { placeSources, type PlacedSource } from '../config/sources.js';
 import type { Credentials } from '../credentials/credentials.js';
 import {
@@ -152,16 +153,14 @@ export async function createEnvironment(
     });
     if (allowlist) environment.resolveNetwork = resolveNetwork;
     // As given (credential references, not their values): a copy resolves them again.
-    environment.recipe = {
+    environment.recipe = recipeOf({
       vocabulary,
       template,
-      toolTimeoutMs: settings.timeoutMs,
-      outputCapBytes: settings.outputCapBytes,
-      backgroundProcesses: settings.backgroundProcesses,
-      ...(options.env !== undefined ? { env: options.env } : {}),
+      settings,
+      env: options.env,
       sandbox: options.sandbox ?? null,
       hooksJson,
-    };
+    });
     if (options.network !== undefined) environment.networkOptions = options.network;
     environment.recordEvent('created');
     recordEgress = (record) => environment.recordEgress(record);

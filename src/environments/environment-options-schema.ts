@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { describeIssues, knownKeysOf } from '../config/zod-issues.js';
 import { UserError } from '../errors/index.js';
 import { VOCABULARY_IDS } from '../tools/registry.js';
+import { SNAPSHOT_ID_PATTERN } from './ids.js';
 
 const whole = (field: string, min: number, max: number) =>
   z
@@ -33,7 +34,7 @@ export function environmentOptionsSchema() {
     backgroundProcesses: z.boolean({ error: 'must be true or false' }).optional(),
     snapshot: z
       .string({ error: 'must be a snapshot id ("snap_…")' })
-      .regex(/^snap_[a-z2-7]{20}$/, { error: 'must be a snapshot id ("snap_…")' })
+      .regex(SNAPSHOT_ID_PATTERN, { error: 'must be a snapshot id ("snap_…")' })
       .optional(),
     sandbox: z
       .strictObject({

@@ -250,15 +250,15 @@ export class Environment {
   }
 
   /**
-   * Replaces the network rules, between calls: a call in flight finishes under the rules it started
-   * with, the next call gets the new ones (docs/environments.md, "Network modes").
-   */
-  /**
    * Opens the `credential` references of a replacement allowlist, with this environment's tenant
    * and placeholders (set by the controller for a networked environment; docs/credentials.md).
    */
   resolveNetwork: ((allowlist: Allowlist, field: string) => Promise<Allowlist>) | undefined;
 
+  /**
+   * Replaces the network rules, between calls: a call in flight finishes under the rules it started
+   * with, the next call gets the new ones (docs/environments.md, "Network modes").
+   */
   async replaceNetwork(raw: unknown, field = 'network'): Promise<NetworkState> {
     this.assertLive();
     let allowlist = replacementAllowlist(this.egress, raw, field);

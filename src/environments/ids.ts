@@ -16,7 +16,13 @@ export const newControllerId = (): string => `ctl_${token(12)}`;
 
 /** Whether a string has the shape of an environment id (before looking it up). */
 export const isEnvironmentId = (value: string): boolean => /^env_[a-z2-7]{20}$/.test(value);
+
+/** `snap_` followed by 20 random base-32 characters (docs/environments.md, "Snapshots and forks"). */
 export const newSnapshotId = (): string => `snap_${token(20)}`;
+/** The shape of a snapshot id, checked before it is looked up. */
+export const SNAPSHOT_ID_PATTERN = /^snap_[a-z2-7]{20}$/;
 
 /** `cred_` followed by 20 random base-32 characters (docs/credentials.md). */
 export const newCredentialId = (): string => `cred_${token(20)}`;
+/** What a credential reference may look like; an id of that shape that is not stored is a 400 later. */
+export const CREDENTIAL_ID_PATTERN = /^cred_[a-z2-7]{1,64}$/;

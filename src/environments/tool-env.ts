@@ -1,4 +1,5 @@
 import { UserError } from '../errors/index.js';
+import { CREDENTIAL_ID_PATTERN } from './ids.js';
 
 /** Documented limits of `environment.env` (docs/environments.md, "Environment variables"). */
 export const TOOL_ENV_LIMITS = {
@@ -75,7 +76,7 @@ export function parseToolEnv(input: unknown, field = 'env'): Record<string, Tool
       const credential = (value as { credential?: unknown }).credential;
       if (keys.length !== 1 || typeof credential !== 'string')
         refuse(at, 'must be a string or {"credential": "cred_…"} (docs/credentials.md)');
-      if (!/^cred_[a-z2-7]{1,64}$/.test(credential))
+      if (!CREDENTIAL_ID_PATTERN.test(credential))
         refuse(`${at}.credential`, 'must be a credential id ("cred_…", docs/credentials.md)');
       total += Buffer.byteLength(name);
       out[name] = { credential };

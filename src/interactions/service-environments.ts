@@ -33,8 +33,6 @@ export class ServiceEnvironments {
   ): Promise<Environment> {
     if (!caller || !this.quotas)
       return this.controller.createEnvironment({ ...options, tenant: caller?.tenant ?? null });
-    const live = this.controller.listEnvironments();
-    const mine = live.filter((environment) => environment.tenant === caller.tenant).length;
     // A request the warm pool would serve counts against the tenant's pooled hand-outs per minute:
     // past it, a 429 (docs/tenants.md, "Quotas"), so no tenant drains the pool the others rely on.
     const pool = this.controller.pools?.get(options.template ?? 'default');
@@ -46,7 +44,7 @@ export class ServiceEnvironments {
       options.snapshot === undefined
     )
       this.quotas.checkPooled(caller);
-    const reservation = this.quotas.reserveEnvironment(caller, mine, live.length);
+    const reservation = this.reserve(caller);
     try {
       const environment = await this.controller.createEnvironment({
         ...options,
@@ -57,6 +55,18 @@ export class ServiceEnvironments {
     } finally {
       reservation();
     }
+  }
+
+  /**
+   * Room for `count` new environments of the caller's, within its quota and the server's ceiling
+   * (docs/tenants.md, "Quotas"), or a 429 reserving nothing; returns the release. Without quotas
+   * (no caller, or a keyless server) there is nothing to reserve.
+   */
+  reserve(caller: Caller | undefined, count = 1): () => void {
+    if (!caller || !this.quotas) return () => {};
+    const live = this.controller.listEnvironments();
+    const mine = live.filter((environment) => environment.tenant === caller.tenant).length;
+    return this.quotas.reserveEnvironment(caller, mine, live.length, count);
   }
 
   /**

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
 import { z } from 'zod';
 import { UserError } from '../errors/index.js';
+import { CREDENTIAL_ID_PATTERN } from '../environments/ids.js';
 import { sameAddress } from './addresses.js';
 
 /**
@@ -134,7 +135,7 @@ const entrySchema = z.strictObject(
     transform: headersSchema.optional(),
     credential: z
       .string({ error: 'must be a credential id ("cred_…", docs/credentials.md)' })
-      .regex(/^cred_[a-z2-7]{1,64}$/, {
+      .regex(CREDENTIAL_ID_PATTERN, {
         error: 'must be a credential id ("cred_…", docs/credentials.md)',
       })
       .optional(),
@@ -183,6 +184,17 @@ export function parseNetworkOptions(raw: unknown, field = 'network'): Allowlist 
     throw new UserError('invalid_argument', `${at}: ${message}`, { details: { field: at } });
   }
   if (parsed.data === 'disabled' || parsed.data.allowlist.length === 0) return undefined;
+  // A caller's entry names its headers one way; the controller, resolving a credential, sets
+  // both (src/credentials/environment-credentials.ts), so this is a rule of the input only.
+  parsed.data.allowlist.forEach((entry, index) => {
+    const at = `${field}.allowlist[${index}].credential`;
+    if (entry.transform !== undefined && entry.credential !== undefined)
+      throw new UserError(
+        'invalid_argument',
+        `${at}: give "transform" or "credential", not both (put every header in the credential)`,
+        { details: { field: at } },
+      );
+  });
   return new Allowlist(parsed.data.allowlist, `${field}.allowlist`);
 }
 
@@ -229,12 +241,6 @@ export class Allowlist {
           { details: { field: at } },
         );
       seen.set(key, index);
-      if (entry.transform !== undefined && entry.credential !== undefined)
-        throw new UserError(
-          'invalid_argument',
-          `${field}[${index}].credential: give "transform" or "credential", not both (put every header in the credential)`,
-          { details: { field: `${field}[${index}].credential` } },
-        );
       if (pattern.kind === 'any' && entry.credential !== undefined)
         throw new UserError(
           'invalid_argument',

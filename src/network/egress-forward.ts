@@ -73,11 +73,11 @@ export function swapPlaceholders(headers: OutgoingHttpHeaders, entry: AllowlistE
     swaps.reduce((text, [token, secret]) => text.split(token).join(secret), value);
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined || name === 'host') continue;
-    const next = Array.isArray(value) ? value.map(swap) : swap(String(value));
-    if (JSON.stringify(next) !== JSON.stringify(Array.isArray(value) ? value : String(value))) {
-      headers[name] = next;
-      changed.push(name);
-    }
+    const before = Array.isArray(value) ? value : [String(value)];
+    const after = before.map(swap);
+    if (after.every((text, index) => text === before[index])) continue;
+    headers[name] = Array.isArray(value) ? after : after[0];
+    changed.push(name);
   }
   return changed;
 }

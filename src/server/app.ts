@@ -18,6 +18,9 @@ import { registerCredentialsRoutes } from './routes-credentials.js';
 import { registerFilesRoutes } from './routes-files.js';
 import { registerSnapshotRoutes } from './routes-snapshots.js';
 
+/** What a `/v1beta/{kind}s/{id}` path names, for the router's refusal of an overlong id. */
+const ID_KINDS = ['environment', 'credential', 'snapshot'] as const;
+
 /** Request bodies over 32 MiB are refused (413): room for the 20 MiB of sources, JSON-escaped. */
 export const DEFAULT_BODY_LIMIT = 32 * 1024 * 1024;
 
@@ -80,13 +83,12 @@ export function buildApp(options: AppOptions): FastifyInstance {
     // answered in hookbox's error shape too, like every other 4xx.
     frameworkErrors: (error, request, reply) => {
       const path = request.url.split('?')[0] ?? '';
+      const kind = ID_KINDS.find((noun) => path.includes(`/${noun}s/`)) ?? ('interaction' as const);
       const failure =
         error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-          ? new UserError(
-              'not_found',
-              `id: no such ${path.includes('/environments/') ? 'environment' : path.includes('/credentials/') ? 'credential' : 'interaction'} (ids are at most 100 characters)`,
-              { details: { field: 'id' } },
-            )
+          ? new UserError('not_found', `id: no such ${kind} (ids are at most 100 characters)`, {
+              details: { field: 'id' },
+            })
           : new UserError('invalid_argument', `path: not a valid URL path (${error.message})`, {
               details: { field: 'path' },
             });

@@ -4,7 +4,7 @@ import type { Environment } from '../environments/environment.js';
 import { checkEnvironmentOptions } from '../environments/environment-options-schema.js';
 import type { EnvironmentOptions } from '../environments/environment-options.js';
 import { UserError } from '../errors/index.js';
-import { snapshotNotFound } from './snapshot-checks.js';
+import { checkSnapshotTarget, snapshotNotFound } from './snapshot-checks.js';
 import type { Logger } from '../record/logger.js';
 import { reapSnapshotVolumes } from './snapshot-reaping.js';
 import { MemorySnapshotRows } from './snapshot-rows.js';
@@ -46,17 +46,7 @@ export async function createFromSnapshot(
 ): Promise<Environment> {
   checkEnvironmentOptions(options);
   const id = options.snapshot!;
-  const other = Object.keys(options).find(
-    (key) =>
-      !['snapshot', 'tenant', 'usePool'].includes(key) &&
-      options[key as keyof EnvironmentOptions] !== undefined,
-  );
-  if (other)
-    throw new UserError(
-      'invalid_argument',
-      `${other}: not with snapshot (an environment made from a snapshot has its settings)`,
-      { details: { field: other } },
-    );
+  checkSnapshotTarget(options, '', ['snapshot', 'tenant', 'usePool'], 'snapshot');
   const row = await snapshots.get(id);
   if (!row) throw snapshotNotFound(id, 'snapshot');
   const [environment] = await snapshots.restore(row, options.tenant ?? null);
@@ -74,8 +64,8 @@ export function sweepSnapshotsEvery(
 ): NodeJS.Timeout {
   const intervalMs = Math.max(1000, Math.min(60_000, options.ttlMs ?? SNAPSHOT_DEFAULTS.ttlMs));
   const sweep = async () => {
-    const expired = await snapshots.sweep();
-    const known = new Set((await snapshots.list()).map((row) => row.id));
+    const { live, expired } = await snapshots.sweep();
+    const known = new Set(live.map((row) => row.id));
     const orphans = await reapSnapshotVolumes(snapshots.client, known);
     if (expired + orphans.length > 0) logger.info({ expired, orphans }, 'snapshots swept');
   };

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { SandboxOptions } from '../sandbox/sandbox-options.js';
 import type { ToolEnvValue } from '../environments/tool-env.js';
 import { VOCABULARIES, type VocabularyId } from '../tools/registry.js';
+import type { ToolRunSettings } from '../tools/tool-definition.js';
 
 /**
  * How an environment was made, kept so a snapshot or fork of it is made the same way: the gates in
@@ -20,6 +21,28 @@ export interface EnvironmentRecipe {
   sandbox: SandboxOptions | null;
   /** The hooks.json in force (null: no hooks). */
   hooksJson: string | null;
+}
+
+/** The recipe of an environment made, or re-attached, with these settings. */
+export function recipeOf(made: {
+  vocabulary: VocabularyId;
+  template: string;
+  settings: Omit<ToolRunSettings, 'env'>;
+  /** As given (credential references, not their tokens), when known. */
+  env: Record<string, ToolEnvValue> | undefined;
+  sandbox: SandboxOptions | null;
+  hooksJson: string | null;
+}): EnvironmentRecipe {
+  return {
+    vocabulary: made.vocabulary,
+    template: made.template,
+    toolTimeoutMs: made.settings.timeoutMs,
+    outputCapBytes: made.settings.outputCapBytes,
+    backgroundProcesses: made.settings.backgroundProcesses,
+    ...(made.env !== undefined ? { env: made.env } : {}),
+    sandbox: made.sandbox,
+    hooksJson: made.hooksJson,
+  };
 }
 
 /** Saved recipes are read back through this (saved state is a trust boundary). */

@@ -55,12 +55,7 @@ export class ServiceSnapshots {
           60,
         );
     }
-    const row = await this.snapshots.take(environment);
-    this.logger?.info(
-      { snapshot: row.id, environment: environmentId, tenant: row.tenant },
-      'snapshot taken',
-    );
-    return snapshotInfoOf(row);
+    return snapshotInfoOf(await this.snapshots.take(environment));
   }
 
   /** A snapshot the caller may see; else the 404 of a missing one naming `field`. */
@@ -106,7 +101,7 @@ export class ServiceSnapshots {
     const count = checkForkCount(rawCount ?? '1', 'count');
     await this.environments.adoptEnvironment(environmentId);
     const environment = this.environments.environmentInUse(environmentId, caller);
-    const releases = caller && this.quotas ? this.reserve(caller, count) : [];
+    const release = this.environments.reserve(caller, count);
     try {
       const copies = await this.environments.controller.forkEnvironment(environment.id, count);
       for (const copy of copies) this.environments.leases.touch(copy.id);
@@ -120,28 +115,7 @@ export class ServiceSnapshots {
       );
       return { environments: copies.map((copy) => ({ environment_id: copy.id })) };
     } finally {
-      releases.forEach((release) => release());
+      release();
     }
-  }
-
-  /** Room for `count` new environments of the caller's, or a 429 (nothing reserved). */
-  private reserve(caller: Caller, count: number): (() => void)[] {
-    const live = this.environments.controller.listEnvironments();
-    const mine = live.filter((environment) => environment.tenant === caller.tenant).length;
-    if (mine + count > caller.quotas.environments)
-      throw quotaExceeded(
-        'environments',
-        `tenant ${caller.tenant} has ${mine} live environment(s) and its quota is ${caller.quotas.environments}: a fork of ${count} would pass it`,
-        5,
-      );
-    const releases: (() => void)[] = [];
-    try {
-      for (let index = 0; index < count; index += 1)
-        releases.push(this.quotas!.reserveEnvironment(caller, mine, live.length));
-    } catch (error) {
-      releases.forEach((release) => release());
-      throw error;
-    }
-    return releases;
   }
 }

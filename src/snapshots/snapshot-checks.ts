@@ -32,16 +32,25 @@ export function snapshotNotFound(id: string, field: string): UserError {
   );
 }
 
-/** `environment.snapshot_id` makes a new environment with the snapshot's settings: nothing else may come with it. */
-export function checkSnapshotTarget(config: Record<string, unknown>, prefix: string): void {
-  const other = Object.keys(config).find(
-    (key) => key !== 'type' && key !== 'snapshot_id' && config[key] !== undefined,
-  );
+/**
+ * A new environment made from a snapshot has the snapshot's settings: nothing but `allowed` may
+ * come with it. `prefix` is where `config` sits in the request (`environment`; empty for the
+ * library's options, whose snapshot field is `snapshot`).
+ */
+export function checkSnapshotTarget(
+  config: object,
+  prefix: string,
+  allowed: readonly string[] = ['type', 'snapshot_id'],
+  snapshotField = `${prefix}.snapshot_id`,
+): void {
+  const other = Object.entries(config).find(
+    ([key, value]) => !allowed.includes(key) && value !== undefined,
+  )?.[0];
   if (other === undefined) return;
-  const field = `${prefix}.${other}`;
+  const field = prefix ? `${prefix}.${other}` : other;
   throw new UserError(
     'invalid_argument',
-    `${field}: not with ${prefix}.snapshot_id (an environment made from a snapshot has its workspace, gates and settings; add files afterwards with the files API)`,
+    `${field}: not with ${snapshotField} (an environment made from a snapshot has its workspace, gates and settings; add files afterwards with the files API)`,
     { details: { field } },
   );
 }

@@ -123,7 +123,10 @@ export class Snapshots {
         await this.host.rows.save(row);
         if (network) this.networks.set(id, network);
         environment.recordCopy('snapshot_taken', { snapshot_id: id });
-        this.host.logger.info({ snapshotId: id, environmentId: environment.id }, 'snapshot taken');
+        this.host.logger.info(
+          { snapshotId: id, environmentId: environment.id, tenant: row.tenant },
+          'snapshot taken',
+        );
         return row;
       } catch (error) {
         await client.removeVolume(volume).catch(() => {});
@@ -144,11 +147,16 @@ export class Snapshots {
 
   /** The live snapshots (expired ones deleted on the way). */
   async list(): Promise<SnapshotRow[]> {
+    return (await this.sweep()).live;
+  }
+
+  /** Deletes the snapshots past their TTL: the live ones, and how many expired. */
+  async sweep(): Promise<{ live: SnapshotRow[]; expired: number }> {
     const rows = await this.host.rows.list();
     const now = Date.now();
     const expired = rows.filter((row) => Date.parse(row.expires_at) <= now);
     await Promise.allSettled(expired.map((row) => this.remove(row)));
-    return rows.filter((row) => !expired.includes(row));
+    return { live: rows.filter((row) => !expired.includes(row)), expired: expired.length };
   }
 
   /** Deletes a snapshot: its volume, then its record. Refused while it is being restored. */
@@ -167,13 +175,6 @@ export class Snapshots {
     await this.host.rows.delete(row.id);
     this.networks.delete(row.id);
     this.host.logger.info({ snapshotId: row.id }, 'snapshot deleted');
-  }
-
-  /** Deletes the snapshots past their TTL; how many. */
-  async sweep(): Promise<number> {
-    const before = (await this.host.rows.list()).length;
-    const after = (await this.list()).length;
-    return before - after;
   }
 
   /** Makes `count` environments from a snapshot (one helper fills them all). */

@@ -110,7 +110,6 @@ export class FillBatch {
   /** Slot `index` failed before its volumes existed: the others need not wait for it. */
   withdraw(index: number): void {
     if (this.targets[index] !== undefined) return;
-    this.targets[index] = undefined;
     this.settle(index);
   }
 

@@ -72,10 +72,13 @@ export class PostgresStateStore implements ControllerStateStore {
   ) {
     this.location = redactUrl(url);
     this.snapshots = new PostgresSnapshotRows(pool);
+    this.credentials = new PostgresCredentialRows(pool);
   }
 
   /** The snapshots' records (docs/environments.md, "Snapshots and forks"). */
   readonly snapshots: PostgresSnapshotRows;
+  /** The credentials table, on this store's pool (docs/credentials.md). */
+  readonly credentials: PostgresCredentialRows;
 
   static async open(
     url: string,
@@ -200,11 +203,6 @@ export class PostgresStateStore implements ControllerStateStore {
   async interactionsWithStatus(status: string): Promise<InteractionRow[]> {
     const result = await this.pool.query('SELECT * FROM interactions WHERE status = $1', [status]);
     return result.rows.map((row) => interactionRowSchema.parse(row));
-  }
-
-  /** The credentials table, on this store's pool (docs/credentials.md). */
-  credentialRows(): PostgresCredentialRows {
-    return new PostgresCredentialRows(this.pool);
   }
 
   async close(): Promise<void> {

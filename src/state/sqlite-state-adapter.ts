@@ -1,6 +1,7 @@
 import type { ControllerStateStore, EnvironmentRow, InteractionRow } from './store.js';
 import { StateStore } from './state-store.js';
 import { SqliteSnapshotRows } from '../snapshots/snapshot-rows.js';
+import { SqliteCredentialRows } from '../credentials/sqlite-rows.js';
 
 /** The SQLite state file behind the {@link ControllerStateStore} interface (one host, one controller). */
 export class SqliteStateAdapter implements ControllerStateStore {
@@ -10,10 +11,13 @@ export class SqliteStateAdapter implements ControllerStateStore {
   constructor(path: string) {
     this.sqlite = new StateStore(path);
     this.snapshots = new SqliteSnapshotRows(path);
+    this.credentials = new SqliteCredentialRows(path);
   }
 
   /** The snapshots' records (docs/environments.md, "Snapshots and forks"). */
   readonly snapshots: SqliteSnapshotRows;
+  /** The credentials' rows (docs/credentials.md), in a table of the same file. */
+  readonly credentials: SqliteCredentialRows;
 
   get location(): string {
     return this.sqlite.path;
@@ -57,6 +61,7 @@ export class SqliteStateAdapter implements ControllerStateStore {
 
   async close(): Promise<void> {
     this.snapshots.close();
+    this.credentials.close();
     this.sqlite.close();
   }
 }

@@ -1,5 +1,6 @@
 import type { EnvironmentRow, InteractionRow } from './state-store.js';
 
+import type { CredentialRows } from '../credentials/rows.js';
 import type { SnapshotRows } from '../snapshots/snapshot-rows.js';
 
 export type { EnvironmentRow, InteractionRow } from './state-store.js';
@@ -25,5 +26,7 @@ export interface ControllerStateStore {
   interactionsWithStatus(status: string): Promise<InteractionRow[]>;
   /** The snapshots' records (docs/environments.md, "Snapshots and forks"); optional for stand-ins. */
   readonly snapshots?: SnapshotRows;
+  /** The stored credentials' rows, sealed (docs/credentials.md); optional for stand-ins. */
+  readonly credentials?: CredentialRows;
   close(): Promise<void>;
 }

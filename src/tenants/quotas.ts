@@ -41,33 +41,43 @@ export class QuotaBook {
   ) {}
 
   /**
-   * Reserves room for one new environment of the caller's, given how many live environments the
-   * tenant and the server hold now. Throws a 429 past the tenant's quota or the server's ceiling.
+   * Reserves room for `count` new environments of the caller's (a fork makes several at once),
+   * given how many live environments the tenant and the server hold now. Throws a 429 past the
+   * tenant's quota or the server's ceiling, reserving nothing.
    */
-  reserveEnvironment(caller: Caller, tenantLive: number, serverLive: number): () => void {
+  reserveEnvironment(
+    caller: Caller,
+    tenantLive: number,
+    serverLive: number,
+    count = 1,
+  ): () => void {
     const mine = tenantLive + (this.creating.get(caller.tenant) ?? 0);
-    if (mine >= caller.quotas.environments) {
+    if (mine + count > caller.quotas.environments) {
+      const more =
+        count > 1
+          ? ` and its quota is ${caller.quotas.environments}: ${count} more would pass it`
+          : ', its quota';
       throw quotaExceeded(
         'environments',
-        `tenant ${caller.tenant} has ${mine} live environment(s), its quota; delete one (DELETE /v1beta/environments/{id}) or wait for one to expire`,
+        `tenant ${caller.tenant} has ${mine} live environment(s)${more}; delete one (DELETE /v1beta/environments/{id}) or wait for one to expire`,
         RETRY_AFTER_BUSY_S,
       );
     }
-    if (serverLive + this.creatingTotal >= this.maxEnvironments) {
+    if (serverLive + this.creatingTotal + count > this.maxEnvironments) {
       throw quotaExceeded(
         'max_environments',
         `the server holds ${this.maxEnvironments} live environment(s), its ceiling (--max-environments); try again later`,
         RETRY_AFTER_BUSY_S,
       );
     }
-    this.creating.set(caller.tenant, (this.creating.get(caller.tenant) ?? 0) + 1);
-    this.creatingTotal += 1;
+    this.creating.set(caller.tenant, (this.creating.get(caller.tenant) ?? 0) + count);
+    this.creatingTotal += count;
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      this.creatingTotal -= 1;
-      const left = (this.creating.get(caller.tenant) ?? 1) - 1;
+      this.creatingTotal -= count;
+      const left = (this.creating.get(caller.tenant) ?? count) - count;
       if (left > 0) this.creating.set(caller.tenant, left);
       else this.creating.delete(caller.tenant);
     };

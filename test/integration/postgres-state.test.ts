@@ -122,11 +122,11 @@ describe('PostgreSQL state', () => {
     const a = await PostgresStateStore.open(server.url);
     const b = await PostgresStateStore.open(server.url);
     try {
-      const made = await new Credentials(a.credentialRows(), () => key).create(
+      const made = await new Credentials(a.credentials, () => key).create(
         { name: 'pg', value, headers: { Authorization: 'Bearer {{value}}' } },
         'alice',
       );
-      const other = new Credentials(b.credentialRows(), () => key);
+      const other = new Credentials(b.credentials, () => key);
       expect(await other.get(made.id)).toEqual(made);
       expect((await other.list()).map((credential) => credential.id)).toContain(made.id);
       expect(await other.open(made.id, 'alice', 'f')).toEqual({
@@ -140,7 +140,7 @@ describe('PostgreSQL state', () => {
       expect(JSON.stringify(rows)).toContain(made.id);
       expect(JSON.stringify(rows)).not.toContain(value);
       expect(await other.delete(made.id)).toBe(true);
-      expect(await new Credentials(a.credentialRows(), () => key).get(made.id)).toBeUndefined();
+      expect(await new Credentials(a.credentials, () => key).get(made.id)).toBeUndefined();
     } finally {
       await Promise.all([a.close(), b.close()]);
     }

@@ -1,4 +1,5 @@
 // Where credentials are kept: the controller's state (SQLite file or PostgreSQL), or memory.
+import { MemoryRows } from '../state/memory-rows.js';
 
 /** One stored credential: what GET shows in clear, the secret part sealed (docs/credentials.md). */
 export interface CredentialRow {
@@ -26,23 +27,4 @@ export interface CredentialRows {
 }
 
 /** Rows in this process only (a controller without a state file or URL). */
-export class MemoryCredentialRows implements CredentialRows {
-  private readonly rows = new Map<string, CredentialRow>();
-
-  async save(row: CredentialRow): Promise<void> {
-    this.rows.set(row.id, { ...row });
-  }
-
-  async get(id: string): Promise<CredentialRow | undefined> {
-    const row = this.rows.get(id);
-    return row ? { ...row } : undefined;
-  }
-
-  async list(): Promise<CredentialRow[]> {
-    return [...this.rows.values()].map((row) => ({ ...row }));
-  }
-
-  async delete(id: string): Promise<boolean> {
-    return this.rows.delete(id);
-  }
-}
+export class MemoryCredentialRows extends MemoryRows<CredentialRow> implements CredentialRows {}

@@ -33,7 +33,8 @@ export class PostgresSnapshotRows implements SnapshotRows {
     return result.rows.map((row) => savedSnapshotSchema.parse(row));
   }
 
-  async delete(id: string): Promise<void> {
-    await this.pool.query('DELETE FROM snapshots WHERE id = $1', [id]);
+  async delete(id: string): Promise<boolean> {
+    const result = await this.pool.query('DELETE FROM snapshots WHERE id = $1', [id]);
+    return (result.rowCount ?? 0) > 0;
   }
 }

@@ -1,6 +1,7 @@
 // Where snapshots' records are kept: memory (no state), the SQLite state file, or PostgreSQL.
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
+import { MemoryRows } from '../state/memory-rows.js';
 import { openStateFile } from '../state/sqlite-file.js';
 import { recipeSchema, type EnvironmentRecipe } from './recipe.js';
 
@@ -28,25 +29,12 @@ export interface SnapshotRows {
   save(row: SnapshotRow): Promise<void>;
   get(id: string): Promise<SnapshotRow | undefined>;
   list(): Promise<SnapshotRow[]>;
-  delete(id: string): Promise<void>;
+  /** True when a row was removed. */
+  delete(id: string): Promise<boolean>;
 }
 
 /** Without a state file: records last as long as the process. */
-export class MemorySnapshotRows implements SnapshotRows {
-  private readonly rows = new Map<string, SnapshotRow>();
-  async save(row: SnapshotRow): Promise<void> {
-    this.rows.set(row.id, row);
-  }
-  async get(id: string): Promise<SnapshotRow | undefined> {
-    return this.rows.get(id);
-  }
-  async list(): Promise<SnapshotRow[]> {
-    return [...this.rows.values()];
-  }
-  async delete(id: string): Promise<void> {
-    this.rows.delete(id);
-  }
-}
+export class MemorySnapshotRows extends MemoryRows<SnapshotRow> implements SnapshotRows {}
 
 /** A saved row read back (saved state is a trust boundary); `recipe` arrives as JSON text or as an object. */
 export const savedSnapshotSchema = z.object({
@@ -99,8 +87,8 @@ export class SqliteSnapshotRows implements SnapshotRows {
       .map((row) => savedSnapshotSchema.parse(row));
   }
 
-  async delete(id: string): Promise<void> {
-    this.db.prepare('DELETE FROM snapshots WHERE id = ?').run(id);
+  async delete(id: string): Promise<boolean> {
+    return this.db.prepare('DELETE FROM snapshots WHERE id = ?').run(id).changes > 0;
   }
 
   close(): void {

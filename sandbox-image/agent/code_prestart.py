@@ -74,7 +74,8 @@ class CodeInterpreters:
             )
             try:
                 pid = processes._spawn(
-                    ARGV[language], TOOL, files.WORKSPACE, env, (processes._dev_null(), out_write, err_write), code_read
+                    ARGV[language], TOOL, files.WORKSPACE, env, (processes._dev_null(), out_write, err_write), code_read,
+                    waiting=True,
                 )
             except BaseException:
                 processes._close(code_read, code_write, out_read, out_write, err_read, err_write)
@@ -109,6 +110,7 @@ class CodeInterpreters:
             return waiting
 
     async def run(self, waiting, code_bytes, timeout_ms, output_cap_bytes):
+        processes.note_tool_code_runs()  # from now on it is tool code
         started = time.monotonic()
         result = await hook_processes._supervise(
             waiting, code_bytes, timeout_ms, output_cap_bytes, frozenset, user=TOOL

@@ -26,6 +26,7 @@ import files_2026_09  # noqa: E402
 import hook_processes  # noqa: E402
 import http_hooks  # noqa: E402
 import live_output  # noqa: E402
+import plain_allow  # noqa: E402
 import processes  # noqa: E402
 import protocol  # noqa: E402
 import sources  # noqa: E402
@@ -158,7 +159,11 @@ async def tool_code_paused():
     allows. They are stopped for the hook's run, so they can neither starve it (or the agent) of CPU
     until it times out, nor use up the pids it needs (a failed gate allows), nor change files under
     it; then they go on."""
-    # The interpreter waiting for the next call's code is not tool code yet: nothing to stop.
+    # The interpreter waiting for the next call's code is not tool code yet: nothing to stop. After
+    # a sweep that left no tool process, none can have started since: nothing to look for.
+    if not processes.tool_code_may_run():
+        yield
+        return
     paused = await processes.pause_user_processes(TOOL, spare_sessions=CODE_INTERPRETERS.spared_sessions())
     try:
         yield
@@ -210,8 +215,22 @@ async def spawn_hook(request):
 
 
 async def run_hook(request):
-    """One command handler: by its worker (`"worker": true`), by the process prestarted for it, or
-    spawned. A worker's failure falls back to a spawn, so the event is still answered."""
+    """One command handler, and then the call's code when the controller sent it along and the
+    hook's answer plainly allows (docs/gates.md, "One request per gated call")."""
+    answer = await _run_one_hook(request)
+    follow = request.get("then_run_code")
+    if follow is not None and plain_allow.plainly_allows(answer):
+        try:
+            answer["then"] = await run_code({**follow, "stream_output": False})
+        except Exception as error:  # as a failed run_code request would be answered
+            log(f"code run after its hook failed: {error!r}")
+            answer["then_error"] = f"{type(error).__name__}: {error}"
+    return answer
+
+
+async def _run_one_hook(request):
+    """By the handler's worker (`"worker": true`), by the process prestarted for it, or spawned. A
+    worker's failure falls back to a spawn, so the event is still answered."""
     if "stdin_b64" in request:
         request = {**request, "stdin": _payload(request, "stdin").decode("utf-8", errors="replace")}
     async with tool_code_paused():

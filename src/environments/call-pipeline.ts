@@ -1,10 +1,12 @@
 /** One tool call's way through an environment: controller hooks, re-validation, the gates, the tool, post hooks, result rewrites. */
 import type { HooksConfig } from '../config/hooks-config.js';
-import { runPostHooks, type HookCallContext } from '../hooks/hook-engine.js';
+import { SystemError } from '../errors/index.js';
+import { matchingHandlers, runPostHooks, type HookCallContext } from '../hooks/hook-engine.js';
 import type { ContextStore } from '../policies/context-store.js';
 import type { HookRunner } from '../policies/runner.js';
 import { newCallBudget, type AuditBudget } from '../record/audit-bound.js';
 import type { HookRecord } from '../record/types.js';
+import type { AgentRequestOf } from '../sandbox/protocol/index.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { SANDBOX_PATHS } from '../sandbox/sandbox-options.js';
 import type { VocabularyId } from '../tools/registry.js';
@@ -16,7 +18,7 @@ import { controllerBeforeCall, type ResolvedCall } from './call-rewrite.js';
 import { runGates } from './gate-run.js';
 import { rewriteResult } from './result-rewrites.js';
 import type { SandboxHandlers } from './sandbox-handlers.js';
-import { runTool, type ToolNote } from './tool-run.js';
+import { runTool, toolRequestOf, type ToolNote, type ToolRequest } from './tool-run.js';
 
 /** What a call needs of its environment. */
 export interface CallSite {
@@ -101,6 +103,8 @@ export async function runCall(
     stateDir: SANDBOX_PATHS.stateDir,
   };
   const gates = site.gates;
+  const request = toolRequestOf(site.settings, resolved.tool, resolved.args, callId, options);
+  runAheadWhereSafe(site, gates, call, request);
   const pre = await runGates({
     gates,
     executor: site.handlers,
@@ -113,9 +117,19 @@ export async function runCall(
     onRecord: record,
   });
   outcome.hooks.push(...pre.records);
+  const rewritten = pre.call !== call;
+  const ranAhead = site.handlers.takeRanAhead();
+  // The agent runs code ahead only on a plain allow of the one native pre hook, which this reading
+  // of the hooks also allows; anything else here is a broken agent.
+  if (ranAhead && (pre.blocked || rewritten || pre.approval))
+    throw new SystemError(
+      'sandbox_protocol_violation',
+      'the sandbox agent ran the code of a call its pre hook did not plainly allow',
+      { retryable: false, details: { operation: 'run_hook', field: 'then' } },
+    );
   if (pre.approval) outcome.approval = pre.approval;
   if (pre.additionalContext.length > 0) outcome.additional_context = pre.additionalContext;
-  if (pre.call !== call) {
+  if (rewritten) {
     // A dialect hook's updatedInput: the call runs rewritten, and the record keeps the original.
     outcome.original_args ??= call.args;
     call = pre.call;
@@ -124,8 +138,8 @@ export async function runCall(
   if (pre.blocked)
     return site.finish(budget, { ...outcome, blocked: true, reason: pre.reason, is_error: true });
   const { tool, args } = pre.resolved;
-
-  const result = await runTool(site.sandbox, site.settings, tool, args, callId, options, ran);
+  const final = rewritten ? toolRequestOf(site.settings, tool, args, callId, options) : request;
+  const result = await runTool(site.sandbox, final, ran, ranAhead);
   outcome.result = result;
   const error = tool.errorOf(result);
   if (error !== undefined) outcome.error = error;
@@ -146,4 +160,28 @@ export async function runCall(
       record,
     );
   return site.finish(budget, outcome);
+}
+
+/**
+ * Sends a code call with its pre hook when that takes nothing from the hooks' reading: one handler
+ * matches, a native `command` one, and the code streams no live output. The agent then runs the
+ * code in the hook's own request if, and only if, the hook plainly allows (docs/gates.md, "One
+ * request per gated call"); any other answer leaves the call to the usual way.
+ */
+function runAheadWhereSafe(
+  site: CallSite,
+  gates: HooksConfig,
+  call: ToolCall,
+  request: ToolRequest,
+): void {
+  site.handlers.forgetAhead(); // nothing of an earlier call that failed half-way is sent
+  if (request.op !== 'run_code' || request.live) return;
+  const handlers = matchingHandlers(gates, 'pre_tool_execution', call);
+  const only = handlers.length === 1 ? handlers[0] : undefined;
+  if (only?.handler.type !== 'command' || only.group.dialect !== 'gemini') return;
+  site.handlers.runAfter(
+    only.handler,
+    request.body as AgentRequestOf<'run_code'>,
+    request.answerTimeoutMs,
+  );
 }

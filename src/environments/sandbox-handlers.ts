@@ -1,10 +1,11 @@
-import type { CommandHandler, HooksConfig } from '../config/hooks-config.js';
+import type { CommandHandler, HookHandler, HooksConfig } from '../config/hooks-config.js';
+import { SystemError } from '../errors/index.js';
 import type { HandlerRun } from '../hooks/decision.js';
 import type { HandlerExecutor } from '../hooks/hook-engine.js';
 import { handlerKeys, prestartRequests } from '../hooks/prestart-plan.js';
 import type { EnvironmentEgress } from '../network/environment-egress.js';
 import type { Logger } from '../record/logger.js';
-import type { CodeLanguage } from '../sandbox/protocol/index.js';
+import type { AgentAnswerOf, AgentRequestOf, CodeLanguage } from '../sandbox/protocol/index.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { SANDBOX_PATHS } from '../sandbox/sandbox-options.js';
 import { toolsOf, type VocabularyId } from '../tools/registry.js';
@@ -39,6 +40,11 @@ export class SandboxHandlers implements HandlerExecutor {
   /** The request for the next call's processes, while in flight (awaited before removal). */
   private prestarting: Promise<void> = Promise.resolve();
   private closed = false;
+  /** The call's code, to send with its one pre hook (docs/gates.md, "One request per gated call"). */
+  private ahead:
+    { handler: HookHandler; body: AgentRequestOf<'run_code'>; answerTimeoutMs: number } | undefined;
+  /** What the agent answered for that code, or why it failed; taken once. */
+  private ranAhead: AgentAnswerOf<'run_code'> | SystemError | undefined;
 
   constructor(
     private readonly sandbox: Sandbox,
@@ -77,7 +83,13 @@ export class SandboxHandlers implements HandlerExecutor {
       );
     }
     const key = this.keys.get(handler);
-    return this.sandbox.request(
+    const ahead = this.ahead?.handler === handler ? this.ahead : undefined;
+    this.ahead = undefined;
+    const {
+      then,
+      then_error: failed,
+      ...run
+    } = await this.sandbox.request(
       'run_hook',
       {
         command: handler.command,
@@ -94,10 +106,43 @@ export class SandboxHandlers implements HandlerExecutor {
               prestart: this.processes.prestart ? (handler.prestart ?? 'auto') : false,
               worker: handler.worker,
             }),
+        ...(ahead ? { then_run_code: ahead.body } : {}),
       },
       // A worker that hangs is followed by a spawn with the same timeout.
-      handler.timeoutSeconds * 1000 * (handler.worker ? 2 : 1) + 15_000,
+      handler.timeoutSeconds * 1000 * (handler.worker ? 2 : 1) +
+        15_000 +
+        (ahead?.answerTimeoutMs ?? 0),
     );
+    if (failed !== undefined)
+      this.ranAhead = new SystemError('sandbox_failed', `sandbox agent: ${failed}`, {
+        details: { operation: 'run_code' },
+      });
+    else if (then !== undefined) this.ranAhead = then;
+    return run;
+  }
+
+  /**
+   * Sends `body` (the call's code) with `handler`'s run, the call's one pre hook: the agent runs it
+   * right after the hook, in the same request, when the hook's answer is a plain allow (docs/gates.md,
+   * "One request per gated call").
+   */
+  runAfter(handler: HookHandler, body: AgentRequestOf<'run_code'>, answerTimeoutMs: number): void {
+    this.ahead = { handler, body, answerTimeoutMs };
+    this.ranAhead = undefined;
+  }
+
+  /** The answer of the code run with the pre hook, if it ran (a failure to run it is thrown). */
+  takeRanAhead(): AgentAnswerOf<'run_code'> | undefined {
+    const ran = this.ranAhead;
+    this.forgetAhead();
+    if (ran instanceof SystemError) throw ran;
+    return ran;
+  }
+
+  /** Drops what `runAfter` set and what it brought back. */
+  forgetAhead(): void {
+    this.ahead = undefined;
+    this.ranAhead = undefined;
   }
 
   /** The id of the call that starts now (the one its prestarted processes were given). */

@@ -1,4 +1,6 @@
 /** Runs a call's tool in the sandbox: its request, with live output and the tool env, and its result. */
+import type { AgentEvent } from '../sandbox/agent-connection.js';
+import type { AgentAnswerOf, AgentOp, AgentRequestOf } from '../sandbox/protocol/index.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import type { ToolDefinition, ToolRunSettings } from '../tools/tool-definition.js';
 import type { ToolResult } from '../tools/types.js';
@@ -11,29 +13,50 @@ export interface ToolNote {
   language?: string;
 }
 
-/** Sends the tool's request to the sandbox and reads its result; the code language goes in `ran`. */
-export async function runTool(
-  sandbox: Sandbox,
+/** A tool's request to the sandbox agent, as it will be sent. */
+export interface ToolRequest {
+  tool: ToolDefinition;
+  op: AgentOp;
+  body: AgentRequestOf<AgentOp>;
+  answerTimeoutMs: number;
+  /** Where live output goes, when the caller asked for it. */
+  live: ((event: AgentEvent) => void) | undefined;
+}
+
+/** The request a tool's call sends: live output and the tool env applied. */
+export function toolRequestOf(
   settings: ToolRunSettings,
   tool: ToolDefinition,
   args: Record<string, unknown>,
   callId: string,
   options: CallOptions,
-  ran: ToolNote,
-): Promise<ToolResult> {
+): ToolRequest {
   const request = tool.request(args, settings);
-  if (request.op === 'run_code') ran.language = request.body.language;
   const live = liveOutputOf(request.op, callId, options);
-  // The request and its answer are checked against the protocol (docs/agent-protocol.md).
-  const answer = await sandbox.request(
+  const body = withToolEnv(
     request.op,
-    withToolEnv(
-      request.op,
-      live ? { ...request.body, stream_output: true } : request.body,
-      settings.env,
-    ) as typeof request.body,
-    request.answerTimeoutMs,
-    live,
-  );
-  return tool.result(answer);
+    live ? { ...request.body, stream_output: true } : request.body,
+    settings.env,
+  ) as AgentRequestOf<AgentOp>;
+  return { tool, op: request.op, body, answerTimeoutMs: request.answerTimeoutMs, live };
+}
+
+/**
+ * Sends the tool's request to the sandbox and reads its result; the code language goes in `ran`.
+ * `ranAhead` is the answer of code the agent already ran in its gate's request (docs/gates.md, "One
+ * request per gated call"): then nothing is sent.
+ */
+export async function runTool(
+  sandbox: Sandbox,
+  request: ToolRequest,
+  ran: ToolNote,
+  ranAhead?: AgentAnswerOf<'run_code'>,
+): Promise<ToolResult> {
+  if (request.op === 'run_code')
+    ran.language = (request.body as AgentRequestOf<'run_code'>).language;
+  // The request and its answer are checked against the protocol (docs/agent-protocol.md).
+  const answer =
+    ranAhead ??
+    (await sandbox.request(request.op, request.body, request.answerTimeoutMs, request.live));
+  return request.tool.result(answer as never);
 }

@@ -130,6 +130,12 @@ class AgentProtocolTest(unittest.TestCase):
         self.assertEqual(prestarted["stdout"], '{"a":1}')
         spawned = self.ask("run_hook", {"command": "id -u; kill -9 $$", "stdin": "", **limits})
         self.assertEqual([spawned["runner"], spawned["signal"]], ["spawned", 9])
+        # The call's code in the hook's own request: run on a plain allow, not on anything else.
+        code = {"code": "echo ran", "language": "bash", **limits}
+        allowed = self.ask("run_hook", {"command": "echo '{\"decision\": \"allow\"}'", "stdin": "", **limits, "then_run_code": code})
+        self.assertEqual(allowed["then"]["stdout"], "ran\n")
+        other = self.ask("run_hook", {"command": "echo '{\"decision\": \"allow\", \"x\": 1}'", "stdin": "", **limits, "then_run_code": code})
+        self.assertNotIn("then", other)
         # No proxy answers in a container without a network: the failure is an answer, not an error.
         http = self.ask("http_hook", {
             "url": "http://hooks.example/x", "headers": {"X-A": "1"}, "body_b64": b64("{}"),

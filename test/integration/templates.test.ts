@@ -21,6 +21,7 @@ import { imageTags } from '../../src/sandbox/image.js';
 import { LABEL_IMAGE } from '../../src/sandbox/labels.js';
 import { cli, sourcesDir } from './cli-helpers.js';
 import { bash, useController } from './helpers.js';
+import { PROTOCOL_VERSION } from '../../src/sandbox/protocol/index.js';
 
 const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'silent' });
 const docker = new DockerContainerClient(logger);
@@ -157,9 +158,11 @@ describe('what a template must not do', () => {
       'an agent of another protocol',
       [
         'FROM hookbox/sandbox:latest',
-        'RUN sed -i \'s/"protocol_version": 1,/"protocol_version": 0,/\' /opt/hookbox/agent/protocol.schema.json',
+        `RUN sed -i 's/"protocol_version": ${PROTOCOL_VERSION},/"protocol_version": 0,/' /opt/hookbox/agent/protocol.schema.json`,
       ],
-      /fails the sandbox's checks:\n {2}its sandbox agent speaks protocol 0, this hookbox 1/,
+      new RegExp(
+        `fails the sandbox's checks:\\n {2}its sandbox agent speaks protocol 0, this hookbox ${PROTOCOL_VERSION}`,
+      ),
     ],
   ];
   it.each(refused)(

@@ -52,6 +52,11 @@ export const runHook = operation(
     generation: count.optional(),
     prestart: z.union([z.boolean(), z.literal('auto')]).optional(),
     worker: z.boolean().optional(),
+    /**
+     * The call's code, run in the same request right after the hook when, and only when, the
+     * hook's answer is a plain allow (docs/gates.md, "One request per gated call").
+     */
+    then_run_code: runCode.request.optional(),
   }),
   z.strictObject({
     ...processEnd,
@@ -60,6 +65,10 @@ export const runHook = operation(
     runner: hookRunner,
     /** Why a prestarted process or worker did not answer when one was expected to. */
     runner_note: z.string().optional(),
+    /** The end of `then_run_code`, when it ran. */
+    then: runCode.answer.optional(),
+    /** Why `then_run_code` failed to run, when it did. */
+    then_error: z.string().optional(),
   }),
 );
 

@@ -14,12 +14,14 @@ import contextlib
 import json
 import os
 import re
+import secrets
 import sys
 import time
 
 # -I (isolated mode) leaves the script's own folder off sys.path; the agent's modules live there.
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import channel  # noqa: E402
 import code_prestart  # noqa: E402
 import files  # noqa: E402
 import files_2026_09  # noqa: E402
@@ -46,6 +48,10 @@ MAX_REQUEST_BYTES = 64 * 1024 * 1024
 AGENTS_WRITABLE_DIR = protocol.PATHS["agentsWritable"]
 STATE_DIR = protocol.PATHS["stateDir"]
 WORKSPACE = protocol.PATHS["workspace"]
+CHANNEL_DIR = protocol.PATHS["agentChannel"]
+# Random per start: the controller checks that the agent on the channel socket is the one on this
+# container's stdio (docs/agent-protocol.md, "The stream").
+INSTANCE = secrets.token_hex(16)
 
 
 def log(message):
@@ -53,12 +59,26 @@ def log(message):
     sys.stderr.flush()
 
 
-def send(message):
-    data = (json.dumps(message, separators=(",", ":")) + "\n").encode()
+def _encode(message):
+    return (json.dumps(message, separators=(",", ":")) + "\n").encode()
+
+
+def _write_stdout(data):
     view = memoryview(data)
     while view:
         written = os.write(1, view)
         view = view[written:]
+
+
+def send(message):
+    """Sends to where the request being served came from: the channel connection, or stdout."""
+    channel.WRITER.get(_write_stdout)(_encode(message))
+
+
+def bound_send():
+    """`send` for the request being served, for callbacks that run outside it (live output)."""
+    write = channel.WRITER.get(_write_stdout)
+    return lambda message: write(_encode(message))
 
 
 def tool_environment():
@@ -149,7 +169,7 @@ async def spawn_code(request):
         timeout_ms=request["timeout_ms"],
         output_cap_bytes=request["output_cap_bytes"],
         sweep_user_after=not request.get("background_processes", False),
-        on_output=live_output.sender(request.get("id"), send) if request.get("stream_output") else None,
+        on_output=live_output.sender(request.get("id"), bound_send()) if request.get("stream_output") else None,
     )
 
 
@@ -275,7 +295,7 @@ async def run_http_hook(request):
 async def handle(request):
     op = request.get("op")
     if op == "ping":
-        return {"protocol": PROTOCOL_VERSION, "pid": os.getpid(), "time": time.time()}
+        return {"protocol": PROTOCOL_VERSION, "pid": os.getpid(), "time": time.time(), "instance": INSTANCE}
     if op == "run_code":
         return await run_code(request)
     if op == "run_hook":
@@ -360,12 +380,8 @@ async def read_lines(reader):
             await _skip_long_line(reader, error)
 
 
-async def main():
-    drop_supplementary_groups()
-    loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader(limit=MAX_REQUEST_BYTES)
-    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
-    log(f"ready (pid {os.getpid()}, protocol {PROTOCOL_VERSION})")
+async def serve_lines(reader):
+    """Serves the requests of one stream (stdin, or a channel connection) until it closes."""
     pending = set()
     async for line in read_lines(reader):
         # A controller that died mid-write leaves half a line; the next controller starts with "\n".
@@ -374,6 +390,20 @@ async def main():
         task = asyncio.ensure_future(serve_one(line))
         pending.add(task)
         task.add_done_callback(pending.discard)
+
+
+async def main():
+    drop_supplementary_groups()
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=MAX_REQUEST_BYTES)
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    try:
+        server = await channel.listen(CHANNEL_DIR, serve_lines, MAX_REQUEST_BYTES)
+    except OSError as error:  # the stdio still serves
+        log(f"no channel socket: {error!r}")
+        server = None
+    log(f"ready (pid {os.getpid()}, protocol {PROTOCOL_VERSION}, channel {'on' if server else 'off'})")
+    await serve_lines(reader)
     log("stdin closed; exiting")
 
 

@@ -162,6 +162,9 @@ export async function runCall(
   return site.finish(budget, outcome);
 }
 
+/** The longest code sent with its pre hook (docs/gates.md, "One request per gated call"). */
+export const RUN_AHEAD_MAX_CODE_BYTES = 1024 * 1024;
+
 /**
  * Sends a code call with its pre hook when that takes nothing from the hooks' reading: one handler
  * matches, a native `command` one, and the code streams no live output. The agent then runs the
@@ -176,12 +179,12 @@ function runAheadWhereSafe(
 ): void {
   site.handlers.forgetAhead(); // nothing of an earlier call that failed half-way is sent
   if (request.op !== 'run_code' || request.live) return;
+  const body = request.body as AgentRequestOf<'run_code'>;
+  // The code travels twice (in the hook's payload and to run): large code keeps two requests, so
+  // no request grows past what one of them alone would be.
+  if (Buffer.byteLength(body.code) > RUN_AHEAD_MAX_CODE_BYTES) return;
   const handlers = matchingHandlers(gates, 'pre_tool_execution', call);
   const only = handlers.length === 1 ? handlers[0] : undefined;
   if (only?.handler.type !== 'command' || only.group.dialect !== 'gemini') return;
-  site.handlers.runAfter(
-    only.handler,
-    request.body as AgentRequestOf<'run_code'>,
-    request.answerTimeoutMs,
-  );
+  site.handlers.runAfter(only.handler, body, request.answerTimeoutMs);
 }

@@ -60,6 +60,8 @@ export async function prepareInteraction(
   const target = targetOf(request, previous);
   const config = target.config;
   const prefix = 'environment';
+  // Checked before anything is looked up or built (a template's image may need a build).
+  if (config?.snapshot_id !== undefined) checkSnapshotTarget(config, prefix);
   // A network (docs/contract.md §7) is chosen when the environment is made; an existing one keeps its own.
   const network =
     config?.network !== undefined &&
@@ -78,7 +80,6 @@ export async function prepareInteraction(
     await environments.controller.templates.resolve(template, `${prefix}.template`);
   // Shared state: the environment may be another replica's; take it on (docs/kubernetes.md).
   if (target.kind === 'existing') await environments.adoptEnvironment(target.id);
-  if (config?.snapshot_id !== undefined) checkSnapshotTarget(config, prefix);
   if (config?.env !== undefined && target.kind === 'existing')
     refuseForExisting(prefix, 'env', 'variables');
   const env = config?.env === undefined ? undefined : parseToolEnv(config.env, `${prefix}.env`);

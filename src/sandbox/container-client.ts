@@ -24,6 +24,11 @@ export interface SandboxContainerSpec {
   readOnlyTmpfs: string[];
   /** Writable tmpfs mounts (only when the environment asks for `writable_tmp`). */
   writableTmpfs: { target: string; sizeMb: number }[];
+  /**
+   * Writable tmpfs mounts only root may enter (mode 0700): the agent's channel socket. An engine
+   * that cannot reach into the container leaves them out (the agent then has only its stdio).
+   */
+  rootOnlyTmpfs?: { target: string; sizeMb: number }[];
   memoryMb: number;
   cpus: number;
   pidsLimit: number;
@@ -124,6 +129,14 @@ export interface ContainerClient {
   createContainer(spec: SandboxContainerSpec): Promise<string>;
   startContainer(id: string): Promise<void>;
   attach(id: string): Promise<AttachedStdio>;
+  /**
+   * Where this controller may reach the sandbox agent's channel socket in a running container, if
+   * anywhere (Docker: through the container's root as the host's /proc shows it, which needs a
+   * controller on the engine's host with the rights to look there). Optional: without it, or
+   * when it is undefined, requests travel over the attached stdio (docs/agent-protocol.md, "The
+   * stream").
+   */
+  agentChannelPath?(id: string): Promise<string | undefined>;
   inspectContainer(id: string): Promise<ContainerState | undefined>;
   removeContainer(id: string): Promise<void>;
   /**

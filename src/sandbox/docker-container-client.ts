@@ -15,6 +15,7 @@ import type {
 import { containerCreateOptions } from './docker-container-create.js';
 import { loggedEngineCall, unlessNotFound, type EngineCall } from './docker-engine-call.js';
 import { DockerImages } from './docker-images.js';
+import { SANDBOX_PATHS } from './protocol/paths.js';
 
 function networkSummary(info: Docker.NetworkInspectInfo): NetworkSummary {
   return {
@@ -97,6 +98,16 @@ export class DockerContainerClient implements ContainerClient {
       stderr,
       close: () => stream.destroy(),
     };
+  }
+
+  async agentChannelPath(id: string): Promise<string | undefined> {
+    const info = await unlessNotFound(
+      this.call('inspect container', { containerId: id }, () =>
+        this.docker.getContainer(id).inspect(),
+      ),
+    );
+    const pid = info?.State.Running ? info.State.Pid : 0;
+    return pid > 0 ? `/proc/${pid}/root${SANDBOX_PATHS.agentChannel}/agent.sock` : undefined;
   }
 
   async inspectContainer(id: string): Promise<ContainerState | undefined> {

@@ -58,6 +58,12 @@ export function containerCreateOptions(spec: SandboxContainerSpec): Docker.Conta
           Target: tmpfs.target,
           TmpfsOptions: { SizeBytes: tmpfs.sizeMb * 1024 * 1024, Mode: 0o1777 },
         })),
+        ...(spec.rootOnlyTmpfs ?? []).map((tmpfs) => ({
+          Type: 'tmpfs' as const,
+          Source: '',
+          Target: tmpfs.target,
+          TmpfsOptions: { SizeBytes: tmpfs.sizeMb * 1024 * 1024, Mode: 0o700 },
+        })),
       ],
     },
   };

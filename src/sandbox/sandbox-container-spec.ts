@@ -79,6 +79,8 @@ export function sandboxContainerSpec(params: {
       ...(runtime !== 'runc' && !options.writableTmp ? ['/tmp'] : []),
     ],
     writableTmpfs: options.writableTmp ? [{ target: '/tmp', sizeMb: options.writableTmpMb }] : [],
+    // The agent's channel socket (docs/agent-protocol.md, "The stream"), inside /opt/hookbox (0700).
+    rootOnlyTmpfs: [{ target: SANDBOX_PATHS.agentChannel, sizeMb: 1 }],
     memoryMb: options.memoryMb,
     cpus: options.cpus,
     pidsLimit: options.pidsLimit,

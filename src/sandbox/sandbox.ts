@@ -1,6 +1,7 @@
 import type { PlacedSource } from '../config/sources.js';
 import { SystemError } from '../errors/index.js';
 import type { Logger } from '../record/logger.js';
+import { openAgentChannel } from './agent-channel.js';
 import { AgentConnection, type AgentEvent } from './agent-connection.js';
 import type { AgentAnswerOf, AgentOp, AgentRequestOf } from './protocol/index.js';
 import type { ContainerClient } from './container-client.js';
@@ -32,6 +33,8 @@ export class Sandbox {
     readonly environmentId: string,
     readonly containerId: string,
     private agent: AgentConnection,
+    /** The attached stdio when requests go over the channel socket: kept for the agent's log. */
+    private attached: AgentConnection | undefined,
     private readonly client: ContainerClient,
     private readonly logger: Logger,
     /** The network it joined, when the environment has an allowlist. */
@@ -43,11 +46,12 @@ export class Sandbox {
   static create(params: SandboxCreateParams): Promise<Sandbox> {
     return createSandbox(
       params,
-      ({ containerId, agent, diskFolder }) =>
+      ({ containerId, agent, attached, diskFolder }) =>
         new Sandbox(
           params.environmentId,
           containerId,
           agent,
+          attached,
           params.client,
           params.logger,
           params.network,
@@ -66,7 +70,11 @@ export class Sandbox {
     environmentId: string;
     containerId: string;
   }): Promise<Sandbox> {
-    const agent = await Sandbox.connect(params.client, params.logger, params.containerId);
+    const { agent, attached } = await Sandbox.connect(
+      params.client,
+      params.logger,
+      params.containerId,
+    );
     // Its disk, as its label names it: the controller that made it may have kept disks elsewhere.
     const [container] = await params.client.listContainers([
       `${LABEL_ENVIRONMENT}=${params.environmentId}`,
@@ -76,6 +84,7 @@ export class Sandbox {
       params.environmentId,
       params.containerId,
       agent,
+      attached,
       params.client,
       params.logger,
       undefined,
@@ -83,19 +92,27 @@ export class Sandbox {
     );
   }
 
+  /** Attaches to the agent, and reaches it on its channel socket where the engine allows. */
   private static async connect(
     client: ContainerClient,
     logger: Logger,
     containerId: string,
-  ): Promise<AgentConnection> {
+  ): Promise<{ agent: AgentConnection; attached?: AgentConnection }> {
     const agent = new AgentConnection(await client.attach(containerId), logger, containerId);
+    let hello;
     try {
-      await agent.handshake(AGENT_READY_TIMEOUT_MS);
+      hello = await agent.handshake(AGENT_READY_TIMEOUT_MS);
     } catch (error) {
       agent.close();
       throw error;
     }
-    return agent;
+    const channel = await openAgentChannel(client, logger, containerId, hello.instance);
+    return channel ? { agent: channel, attached: agent } : { agent };
+  }
+
+  /** How requests reach the agent: its channel socket, or the container's attached stdio. */
+  get transport(): 'channel' | 'stdio' {
+    return this.attached ? 'channel' : 'stdio';
   }
 
   /**
@@ -207,7 +224,10 @@ export class Sandbox {
     try {
       const state = await this.client.inspectContainer(this.containerId);
       if (!state?.running) return false;
-      this.agent = await Sandbox.connect(this.client, this.logger, this.containerId);
+      const { agent, attached } = await Sandbox.connect(this.client, this.logger, this.containerId);
+      this.attached?.close();
+      this.agent = agent;
+      this.attached = attached;
       this.logger.warn(
         { environmentId: this.environmentId, containerId: this.containerId },
         're-attached to the sandbox agent',
@@ -226,12 +246,14 @@ export class Sandbox {
   disconnect(): void {
     this.closed = true;
     this.agent.close();
+    this.attached?.close();
   }
 
   /** Removes the container and its volumes. Safe to call twice. */
   async destroy(): Promise<void> {
     this.closed = true;
     this.agent.close();
+    this.attached?.close();
     await this.client.removeContainer(this.containerId);
     // A workspace on a disk of its own has no volume: removing one that is not there is a no-op.
     for (const role of VOLUME_ROLES) {

@@ -100,6 +100,22 @@ describe('a code call and its one pre hook in one request', () => {
     });
   });
 
+  it('keeps two requests for code over 1 MiB (it would travel twice in one)', async () => {
+    const sources = [
+      hooksJson({
+        gate: { pre_tool_execution: [{ matcher: 'code_execution', hooks: [gateHandler] }] },
+      }),
+      inline('.agents/hooks-scripts/gate.sh', GATE),
+    ];
+    await withEnvironment(controller, { sources }, async (environment) => {
+      const ops = watchRequests(environment);
+      const big = bash(`#${'x'.repeat(1024 * 1024)}\necho big`);
+      const outcome = await environment.call(big);
+      expect(outcome.result).toMatchObject({ stdout: 'big\n' });
+      expect(ops).toEqual(['run_hook', 'run_code']);
+    });
+  });
+
   it.each([
     [
       'two pre hooks',

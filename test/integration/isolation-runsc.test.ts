@@ -63,6 +63,9 @@ describe('under runsc (gVisor)', () => {
     const info = await new Docker().getContainer(env.sandbox.containerId).inspect();
     expect(info.HostConfig.Runtime).toBe('runsc');
     expect((await run(env, 'uname -r')).stdout).toBe('4.4.0\n');
+    // The host cannot reach into gVisor's filesystem: requests go over the stdio
+    // (docs/agent-protocol.md, "The stream").
+    expect(env.sandbox.transport).toBe('stdio');
   });
 
   it('tool code is uid 1000 with no capabilities and no_new_privs', async () => {

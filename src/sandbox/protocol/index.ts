@@ -18,7 +18,16 @@ export const PROTOCOL_VERSION = 2;
 const ping = operation(
   'Answers at once: the agent is up, and speaks this protocol version.',
   z.strictObject({}),
-  z.strictObject({ protocol: z.number().int(), pid: count, time: z.number() }),
+  z.strictObject({
+    protocol: z.number().int(),
+    pid: count,
+    time: z.number(),
+    /**
+     * Random per agent start: the controller checks that the agent it reaches on the channel
+     * socket is the one it reaches on the container's stdio (docs/agent-protocol.md, "The stream").
+     */
+    instance: z.string().optional(),
+  }),
 );
 
 /** A language tool code runs in. */

@@ -18,4 +18,9 @@ export const SANDBOX_PATHS = {
   toolTmp: '/workspace/.tmp',
   /** The setuid-free launcher that drops to the tool or hook user. */
   spawnAs: '/opt/hookbox/bin/spawn-as',
+  /**
+   * A root-only tmpfs where the agent listens on `agent.sock`, the controller's faster way to it
+   * (docs/agent-protocol.md, "The stream").
+   */
+  agentChannel: '/opt/hookbox/channel',
 } as const;

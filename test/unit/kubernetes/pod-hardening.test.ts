@@ -15,6 +15,7 @@ import type {
 } from '../../../src/sandbox/container-client.js';
 import { DockerContainerClient } from '../../../src/sandbox/docker-container-client.js';
 import { LABEL_ROLE } from '../../../src/sandbox/labels.js';
+import { SANDBOX_PATHS } from '../../../src/sandbox/protocol/paths.js';
 import { Sandbox } from '../../../src/sandbox/sandbox.js';
 
 const logger = createLogger({ level: 'silent' });
@@ -214,8 +215,14 @@ const TABLE: [docker: string, podField: string, check: () => void][] = [
       expect(mountAt('/opt/hookbox/agents-rw').name).toBe(mountAt('/.agents').name);
       expect(mountAt('/opt/hookbox/agents-rw').readOnly).toBe(false);
       const dockerMounts = docker.HostConfig.Mounts as { Target: string; ReadOnly?: boolean }[];
-      for (const mount of dockerMounts)
+      // The agent's channel socket is Docker's only: a pod's agent is reached on its stdio
+      // (docs/agent-protocol.md, "The stream").
+      for (const mount of dockerMounts.filter((m) => m.Target !== SANDBOX_PATHS.agentChannel))
         expect(mountAt(mount.Target).readOnly, mount.Target).toBe(mount.ReadOnly ?? false);
+      expect(dockerMounts.map((m) => m.Target)).toContain(SANDBOX_PATHS.agentChannel);
+      expect(container.volumeMounts!.some((m) => m.mountPath === SANDBOX_PATHS.agentChannel)).toBe(
+        false,
+      );
     },
   ],
   [

@@ -50,8 +50,13 @@ export class AgentConnection {
     const lines = createInterface({ input: stdio.stdout, crlfDelay: Infinity });
     lines.on('line', (line) => this.onLine(line));
     lines.on('close', () => this.lose('the sandbox agent closed its stream'));
+    // A socket that breaks (the channel, docs/agent-protocol.md "The stream") reports it here too.
+    lines.on('error', (error: Error) =>
+      this.lose(`the stream to the sandbox agent failed (${error.message})`),
+    );
     const errors = createInterface({ input: stdio.stderr, crlfDelay: Infinity });
     errors.on('line', (line) => this.logger.debug({ containerId, line }, 'sandbox agent'));
+    errors.on('error', () => {});
     // A controller that died mid-write may have left half a line in the agent's stdin.
     stdio.stdin.write('\n');
   }

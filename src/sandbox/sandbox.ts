@@ -4,7 +4,7 @@ import type { Logger } from '../record/logger.js';
 import { openAgentChannel } from './agent-channel.js';
 import { AgentConnection, type AgentEvent } from './agent-connection.js';
 import type { AgentAnswerOf, AgentOp, AgentRequestOf } from './protocol/index.js';
-import type { ContainerClient } from './container-client.js';
+import type { ContainerClient, ContainerState } from './container-client.js';
 import { LABEL_ENVIRONMENT, LABEL_ROLE, LABEL_WORKSPACE_DISK } from './labels.js';
 import {
   AGENT_READY_TIMEOUT_MS,
@@ -17,6 +17,9 @@ import { wireFiles } from './wire-sources.js';
 import { removeWorkspaceDiskAt } from './workspace-disk.js';
 
 export type { ControllerIdentity, SandboxCreateParams, SandboxNetwork } from './sandbox-create.js';
+
+/** How long a lost channel socket waits for the engine to report its container stopped. */
+const CHANNEL_LOSS_SETTLE_MS = 3_000;
 export { volumeName } from './sandbox-volumes.js';
 
 /**
@@ -179,7 +182,7 @@ export class Sandbox {
   }
 
   private async explainLoss(error: SystemError): Promise<SystemError> {
-    let state;
+    let state: ContainerState | undefined;
     try {
       state = await this.client.inspectContainer(this.containerId);
     } catch {
@@ -188,6 +191,14 @@ export class Sandbox {
         `environment ${this.environmentId}: the Docker engine does not answer (${error.message}); the call's outcome is unknown, and the environment is re-attached once the engine is back`,
         { retryable: true, details: { environment_id: this.environmentId }, cause: error },
       );
+    }
+    // The channel socket closes the moment the agent dies, before the engine has seen its container
+    // stop (the attached stdio ends only then): give the engine that moment.
+    const settle = error.code === 'sandbox_agent_lost' && this.attached !== undefined;
+    for (let waited = 0; settle && state?.running && waited < CHANNEL_LOSS_SETTLE_MS;) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      waited += 100;
+      state = await this.client.inspectContainer(this.containerId).catch(() => state);
     }
     let what: string;
     if (state === undefined) what = 'its container was removed';

@@ -25,5 +25,5 @@ describe('hookbox test fixtures/', () => {
     process.stderr.write(
       `[corpus] ${parsed.testsuites.tests} runs in ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
     );
-  }, 900_000);
+  }, 1_500_000);
 });

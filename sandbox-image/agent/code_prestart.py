@@ -20,6 +20,7 @@ import time
 import files
 import hook_processes
 import processes
+import sweep
 from users import TOOL, filesystem_executor
 
 # The shells read their code byte by byte from a pipe (their `read` may not read past its
@@ -110,7 +111,7 @@ class CodeInterpreters:
             return waiting
 
     async def run(self, waiting, code_bytes, timeout_ms, output_cap_bytes):
-        processes.note_tool_code_runs()  # from now on it is tool code
+        sweep.note_tool_code_runs()  # from now on it is tool code
         started = time.monotonic()
         result = await hook_processes._supervise(
             waiting, code_bytes, timeout_ms, output_cap_bytes, frozenset, user=TOOL

@@ -25,6 +25,7 @@ import shlex
 import time
 
 import processes
+import sweep
 from protocol import PATHS
 from users import HOOK, filesystem_executor
 
@@ -135,14 +136,14 @@ async def _supervise(waiting, stdin_data, timeout_ms, output_cap_bytes, spare, u
         if not await processes._wait(child.exited, timeout_ms / 1000):
             timed_out = True
             processes.kill_group(pid)
-            await processes.kill_user_processes(user, spare_sessions=spare())
+            await sweep.kill_user_processes(user, spare_sessions=spare())
             await child.exited
         if not await processes._wait(readers, processes.PIPE_GRACE_SECONDS):
             processes.kill_group(pid)
-            await processes.kill_user_processes(user, spare_sessions=spare())
+            await sweep.kill_user_processes(user, spare_sessions=spare())
             await processes._wait(readers, 1)
         else:
-            await processes.kill_user_processes(user, spare_sessions=spare())
+            await sweep.kill_user_processes(user, spare_sessions=spare())
     finally:
         for reader in pipe_readers:
             reader.close()

@@ -32,6 +32,7 @@ import plain_allow  # noqa: E402
 import processes  # noqa: E402
 import protocol  # noqa: E402
 import sources  # noqa: E402
+import sweep  # noqa: E402
 import workspace_files  # noqa: E402
 from users import HOOK, TOOL, drop_supplementary_groups  # noqa: E402
 
@@ -181,14 +182,14 @@ async def tool_code_paused():
     it; then they go on."""
     # The interpreter waiting for the next call's code is not tool code yet: nothing to stop. After
     # a sweep that left no tool process, none can have started since: nothing to look for.
-    if not processes.tool_code_may_run():
+    if not sweep.tool_code_may_run():
         yield
         return
-    paused = await processes.pause_user_processes(TOOL, spare_sessions=CODE_INTERPRETERS.spared_sessions())
+    paused = await sweep.pause_user_processes(TOOL, spare_sessions=CODE_INTERPRETERS.spared_sessions())
     try:
         yield
     finally:
-        processes.resume_processes(paused)
+        sweep.resume_processes(paused)
 
 
 def _payload(request, name):
@@ -255,7 +256,7 @@ async def _run_one_hook(request):
         request = {**request, "stdin": _payload(request, "stdin").decode("utf-8", errors="replace")}
     async with tool_code_paused():
         # A prestarted gate or a worker may fork too: the same room as for a spawn.
-        await processes.make_room_for_hook()
+        await sweep.make_room_for_hook()
         if request.get("worker") and request.get("key") is not None:
             started = time.monotonic()
             (answer, stderr), failure = await HOOK_PROCESSES.ask_worker(request, hook_environment)
@@ -327,7 +328,7 @@ async def handle(request):
         return {"ok": True}
     if op == "kill_tool_processes":
         CODE_INTERPRETERS.discard()
-        return {"killed": await processes.kill_user_processes(TOOL)}
+        return {"killed": await sweep.kill_user_processes(TOOL)}
     raise ValueError(f"unknown op {op!r}")
 
 

@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass
 
 from protocol import PATHS
-from sweep import kill_user_processes, live_processes_of, make_room_for_hook, note_tool_code_runs, pause_user_processes, resume_processes, tool_code_may_run  # noqa: F401
+from sweep import kill_user_processes, note_tool_code_runs
 from users import HOOK, TOOL, filesystem_executor
 
 READ_CHUNK_BYTES = 65536

@@ -128,7 +128,6 @@ export class SandboxHandlers implements HandlerExecutor {
    */
   runAfter(handler: HookHandler, body: AgentRequestOf<'run_code'>, answerTimeoutMs: number): void {
     this.ahead = { handler, body, answerTimeoutMs };
-    this.ranAhead = undefined;
   }
 
   /** The answer of the code run with the pre hook, if it ran (a failure to run it is thrown). */

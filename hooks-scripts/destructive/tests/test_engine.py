@@ -1,7 +1,9 @@
 """engine.py: the configuration, the decision, failing closed."""
 
+import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -68,6 +70,38 @@ class DecisionTest(unittest.TestCase):
             [sys.executable, os.path.join(GATE_DIR, "gate.py")], input=b"{", stdout=subprocess.PIPE, check=True
         )
         self.assertIn("gate-input-error", json.loads(run.stdout)["reason"])
+
+
+def load_gate_script():
+    spec = importlib.util.spec_from_file_location("destructive_gate_script", os.path.join(GATE_DIR, "gate.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class WarmUpTest(unittest.TestCase):
+    """gate.py runs decide() once on a fixed call before it reads stdin (docs/gates.md, "Prestart
+    and workers"): that call must take the shell path and be allowed, and must not change an answer."""
+
+    def test_the_warm_up_call_is_analysed_and_allowed(self):
+        gate = load_gate_script()
+        self.assertEqual(gate.WARM_UP_EVENT["tool_call"]["args"]["language"], "bash")
+        self.assertEqual(decide(gate.WARM_UP_EVENT, CONFIG), {"decision": "allow"})
+
+    def test_a_bad_config_still_denies_the_event_after_the_warm_up(self):
+        copy = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, copy)
+        shutil.copy(os.path.join(GATE_DIR, "gate.py"), copy)
+        shutil.copytree(os.path.join(GATE_DIR, "destructive_gate"), os.path.join(copy, "destructive_gate"))
+        with open(os.path.join(copy, "config.json"), "w") as f:
+            f.write("{not json")
+        payload = {"tool_call": {"name": "code_execution", "args": {"code": "echo hello"}}}
+        run = subprocess.run(
+            [sys.executable, os.path.join(copy, "gate.py")], input=json.dumps(payload).encode(), stdout=subprocess.PIPE, check=True
+        )
+        result = json.loads(run.stdout)
+        self.assertEqual(result["decision"], "deny")
+        self.assertIn("gate-config-error", result["reason"])
 
 
 if __name__ == "__main__":

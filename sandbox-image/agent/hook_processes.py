@@ -26,6 +26,7 @@ import time
 
 import processes
 import sweep
+from hook_command import hook_argv
 from protocol import PATHS
 from users import HOOK, filesystem_executor
 
@@ -102,7 +103,7 @@ async def _start(command, env, extra_fds=()):
         filesystem_executor(HOOK), processes._pipes
     )
     try:
-        pid = processes._spawn(["/bin/sh", "-c", command], HOOK, PATHS["workspace"], env, (in_read, out_write, err_write), None)
+        pid = processes._spawn(hook_argv(command), HOOK, PATHS["workspace"], env, (in_read, out_write, err_write), None)
     except BaseException:
         processes._close(in_read, in_write, out_read, out_write, err_read, err_write)
         raise

@@ -34,6 +34,7 @@ import protocol  # noqa: E402
 import sources  # noqa: E402
 import sweep  # noqa: E402
 import workspace_files  # noqa: E402
+from hook_command import hook_argv  # noqa: E402
 from users import HOOK, TOOL, drop_supplementary_groups  # noqa: E402
 
 # The version and the paths come from protocol.schema.json, generated from the controller's zod
@@ -221,7 +222,7 @@ def _hook_answer(result, runner, note=None):
 
 async def spawn_hook(request):
     return await processes.run(
-        ["/bin/sh", "-c", request["command"]],
+        hook_argv(request["command"]),
         user=HOOK,
         cwd=WORKSPACE,
         env=hook_environment(request.get("env")),

@@ -147,13 +147,25 @@ class Config:
 
     @staticmethod
     def load(path):
+        """The configuration in `path`. Building it compiles every pattern (~0.4 ms), so a worker
+        keeps the last one while the file is the same one, unchanged (inode, size, mtime). In the
+        sandbox /.agents is read-only and a gate swap starts new workers anyway."""
         try:
-            with open(path, encoding="utf-8") as f:
-                return Config(json.load(f))
+            info = os.stat(path)
+            key = (path, info.st_ino, info.st_size, info.st_mtime_ns)
+            if key not in _LOADED:
+                with open(path, encoding="utf-8") as f:
+                    config = Config(json.load(f))
+                _LOADED.clear()
+                _LOADED[key] = config
+            return _LOADED[key]
         except FileNotFoundError:
             raise ConfigError("%s is missing" % path) from None
         except (OSError, ValueError) as err:
             raise ConfigError("%s: %s" % (path, err)) from None
+
+
+_LOADED = {}
 
 
 class Blocked(Exception):
@@ -368,6 +380,23 @@ def decide(payload, config_path):
     return {"decision": "allow"}
 
 
+# A first decision in a fresh process is ~2.5 ms slower than the next (the configuration's patterns,
+# cold code paths). One on this fixed, harmless call before stdin is read takes that off the event
+# when the process is started ahead (docs/gates.md, "Prestart and workers"). It holds nothing of
+# any event; the configuration it loads is the one the event would load.
+WARM_UP_EVENT = {
+    "hook_event_name": "pre_tool_execution",
+    "tool_call": {"name": "code_execution", "args": {"language": "bash", "code": "cat notes.txt | head -n 5"}},
+}
+
+
+def warm_up():
+    try:
+        decide(WARM_UP_EVENT, os.path.join(HERE, "config.json"))
+    except Exception:  # the real event meets the same fault and answers for it
+        pass
+
+
 def serve_worker():
     """Worker mode (hookbox sets HOOKBOX_WORKER=1 for a handler with "worker": true; see
     docs/gates.md, "Prestart and workers"): one {"env": {...}, "event": {...}} line in, one
@@ -382,6 +411,7 @@ def serve_worker():
 
 
 def main():
+    warm_up()
     if os.environ.get("HOOKBOX_WORKER") == "1":
         serve_worker()
         return

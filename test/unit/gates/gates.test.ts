@@ -243,6 +243,76 @@ describe('sensitive-path gate configuration', () => {
   });
 });
 
+describe('sensitive-path gate as a worker', () => {
+  // The worker keeps the configuration it built while config.json is unchanged: an edit of the
+  // file must still take effect on the next event, and a broken edit must fail closed.
+  const DRIVER = `import json, os, subprocess, sys
+script, config_path, workspace = sys.argv[1:4]
+event = {"hook_event_name": "pre_tool_execution",
+         "tool_call": {"name": "read_file", "args": {"path": workspace + "/secrets/token.txt"}}}
+worker = subprocess.Popen([sys.executable, script], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          env={**os.environ, "HOOKBOX_WORKER": "1"}, cwd=workspace)
+answers = []
+def ask():
+    worker.stdin.write((json.dumps({"env": {}, "event": event}) + "\\n").encode())
+    worker.stdin.flush()
+    answers.append(json.loads(worker.stdout.readline()))
+ask()
+for text in sys.argv[4:]:
+    with open(config_path, "w") as f:
+        f.write(text)
+    ask()
+worker.stdin.close()
+worker.wait()
+print(json.dumps(answers))`;
+
+  it('sees config.json edited between events, and fails closed on a broken edit', () => {
+    const ws = makeWorkspace({ 'secrets/token.txt': 'x' });
+    const script = gateCopy('sensitive-paths', {
+      workspace: ws,
+      blocked_paths: [`${ws}/secrets/**`],
+    });
+    const configPath = join(dirname(script), 'config.json');
+    const out = execFileSync(
+      PYTHON,
+      [
+        '-c',
+        DRIVER,
+        script,
+        configPath,
+        ws,
+        JSON.stringify({ workspace: ws, blocked_paths: [] }),
+        '{"blocked_paths": 3',
+        JSON.stringify({ workspace: ws, blocked_paths: [`${ws}/secrets/*.txt`] }),
+      ],
+      { encoding: 'utf8' },
+    );
+    const answers = JSON.parse(out) as Decision[];
+    expect(answers.map((a) => a.decision)).toEqual(['deny', 'allow', 'deny', 'deny']);
+    expect(answers[0]!.reason).toMatch(/^sensitive-path:configured-path: /);
+    expect(answers[2]!.reason).toMatch(/^gate-config-error: /);
+    expect(answers[3]!.reason).toMatch(/^sensitive-path:configured-path: /);
+  });
+
+  it('warms up on a harmless call that it allows', () => {
+    const out = execFileSync(
+      PYTHON,
+      [
+        '-c',
+        `import importlib.util, json, sys
+spec = importlib.util.spec_from_file_location("g", sys.argv[1])
+g = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(g)
+print(json.dumps(g.decide(g.WARM_UP_EVENT, sys.argv[2])))`,
+        GATE_SCRIPTS['sensitive-paths']!,
+        join(ROOT, 'hooks-scripts/sensitive-paths/config.json'),
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(JSON.parse(out)).toEqual({ decision: 'allow' });
+  });
+});
+
 describe('audit hook', () => {
   const script = join(ROOT, 'hooks-scripts/audit/audit.py');
 

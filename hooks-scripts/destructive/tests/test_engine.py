@@ -41,6 +41,21 @@ class ConfigTest(unittest.TestCase):
         payload = {"tool_call": {"name": "code_execution", "args": {"code": "kill -9 -1"}}}
         self.assertEqual(decide(payload, path), {"decision": "allow"})
 
+    def test_an_edit_between_decisions_takes_effect(self):
+        # Config.load keeps the last configuration while the file is unchanged (a worker's events).
+        payload = {"tool_call": {"name": "code_execution", "args": {"code": "kill -9 -1"}}}
+        path = self.write({"rules": {"kill-every-process": False}})
+        self.assertEqual(decide(payload, path), {"decision": "allow"})
+        self.assertEqual(decide(payload, path), {"decision": "allow"})
+        with open(path, "w") as f:
+            json.dump({"rules": {"kill-every-process": True}}, f)
+        self.assertEqual(decide(payload, path)["decision"], "deny")
+        with open(path, "w") as f:
+            f.write("{broken")
+        self.assertIn("gate-config-error", decide(payload, path)["reason"])
+        missing = path + ".gone"
+        self.assertEqual(decide(payload, missing)["decision"], "deny")  # no file: the defaults
+
 
 class DecisionTest(unittest.TestCase):
     def test_other_tools_are_allowed(self):

@@ -2,8 +2,9 @@
 // the shipped destructive gate, each spawned per event (`"prestart": false`), prestarted, and as a
 // worker (and the seed gate with docs/gates.md's `os._exit(0)` line, prestarted); and of per-call engine exec (Docker API and CLI) on the same image. The gated scenarios
 // and the no-hook baseline run interleaved, one call of each per round, so a slow moment of the
-// machine falls on all of them alike. After each call there is a pause, as a model's turn gives: a
-// prestarted process needs it to be ready (docs/gates.md, "Prestart and workers"). Then the memory
+// machine falls on all of them alike. After each call the bench waits until that environment's
+// container is idle (its next processes are up: bench/settle.ts), then pauses, as a model's turn
+// gives (docs/gates.md, "Prestart and workers"). Then the memory
 // and start-up CPU of the processes waiting in each environment.
 import Docker from 'dockerode';
 import { execa } from 'execa';
@@ -16,14 +17,15 @@ import type { Environment } from '../src/environments/environment.js';
 import { packageRoot } from '../src/paths.js';
 import { createLogger } from '../src/record/logger.js';
 import { seedGateSources } from './seed-sources.js';
+import { cpuClockOf, settle } from './settle.js';
 
 const ROUNDS = Number(process.env.BENCH_ITERATIONS ?? 100);
 const EXEC_ITERATIONS = Math.min(ROUNDS, 50);
 const WARMUP = 10;
 /**
- * Pause after every call, ms, before the next scenario's: long enough for the processes the call's
- * environment starts for its next call to be up, so one environment's start-up does not fall on
- * another's call. Two calls of one environment are a round apart (a model's turn is far longer).
+ * Pause after every call, ms, once the call's environment is idle again (the processes it starts
+ * for its next call are up, so one environment's start-up does not fall on another's call). Two
+ * calls of one environment are a round apart (a model's turn is far longer).
  */
 const AFTER_CALL_MS = Number(process.env.BENCH_PAUSE_MS ?? 60);
 
@@ -166,14 +168,18 @@ try {
     environment: Environment;
     samples: number[];
     hookMs: number[];
+    clock: (() => number) | null;
   }[] = [];
-  const add = async (label: string, sources: InlineSource[]) =>
+  const add = async (label: string, sources: InlineSource[]) => {
+    const environment = await controller.createEnvironment({ sources });
     scenarios.push({
       label,
-      environment: await controller.createEnvironment({ sources }),
+      environment,
       samples: [],
       hookMs: [],
+      clock: await cpuClockOf(docker, environment.sandbox.containerId),
     });
+  };
   await add('tool call `true`, no hooks', []);
   await add('seed python gate, spawned per call (`"prestart": false`)', seedSources('spawn'));
   await add(SEED_PRESTARTED, seedSources('prestart'));
@@ -203,6 +209,7 @@ try {
         seen.add(hook.runner ?? '?');
         runners.set(scenario.label, seen);
       }
+      await settle(scenario.clock);
       await sleep(AFTER_CALL_MS);
     }
   }
@@ -236,7 +243,7 @@ try {
   };
   const noHooks = rows[0]!;
   console.log(
-    `hookbox call latency, ${new Date().toISOString().slice(0, 10)}: ${ROUNDS} rounds (${EXEC_ITERATIONS} for exec) after ${WARMUP} warm-up, ${AFTER_CALL_MS} ms after each call, ${AFTER_CALL_MS * scenarios.length} ms between two calls of one environment, image ${controller.image}\n`,
+    `hookbox call latency, ${new Date().toISOString().slice(0, 10)}: ${ROUNDS} rounds (${EXEC_ITERATIONS} for exec) after ${WARMUP} warm-up, ${AFTER_CALL_MS} ms after each call once its environment is idle, at least ${AFTER_CALL_MS * scenarios.length} ms between two calls of one environment, image ${controller.image}\n`,
   );
   console.log(
     '| measurement | p50 ms | p95 ms | p50 over no-hook call | the hook in the agent, p50 | answered by |',

@@ -34,7 +34,7 @@ _SH = (
     '__hookbox_code="$__hookbox_code$__hookbox_line\n"; done <&3; exec 3<&-; unset __hookbox_line; '
     'eval "unset __hookbox_code; $__hookbox_code"'
 )
-# As the long-code path of main.code_command: sys.path[0] stays the cwd, the file name "<string>".
+# As the long-code path of launch.code_command: sys.path[0] stays the cwd, the file name "<string>".
 _PYTHON = 'exec(compile(open(3, encoding="utf-8", errors="surrogateescape").read(), "<string>", "exec"))'
 
 ARGV = {

@@ -150,22 +150,22 @@ class Config:
         """The configuration in `path`. Building it compiles every pattern (~0.4 ms), so a worker
         keeps the last one while the file is the same one, unchanged (inode, size, mtime). In the
         sandbox /.agents is read-only and a gate swap starts new workers anyway."""
+        global _last_loaded
         try:
             info = os.stat(path)
             key = (path, info.st_ino, info.st_size, info.st_mtime_ns)
-            if key not in _LOADED:
+            if _last_loaded[0] != key:
                 with open(path, encoding="utf-8") as f:
-                    config = Config(json.load(f))
-                _LOADED.clear()
-                _LOADED[key] = config
-            return _LOADED[key]
+                    _last_loaded = (key, Config(json.load(f)))
         except FileNotFoundError:
             raise ConfigError("%s is missing" % path) from None
         except (OSError, ValueError) as err:
             raise ConfigError("%s: %s" % (path, err)) from None
+        return _last_loaded[1]
 
 
-_LOADED = {}
+# (the file's key, the Config built from it)
+_last_loaded = (None, None)
 
 
 class Blocked(Exception):

@@ -19,6 +19,7 @@ import time
 
 import files
 import hook_processes
+import launch
 import processes
 import sweep
 from users import TOOL, filesystem_executor
@@ -26,7 +27,8 @@ from users import TOOL, filesystem_executor
 # The shells read their code byte by byte from a pipe (their `read` may not read past its
 # delimiter): past this size a spawn is cheaper.
 SHELL_CODE_CAP_BYTES = 2048
-PYTHON_CODE_CAP_BYTES = 128 * 1024 - 1
+# Python code past what one argument holds goes to a spawn too (launch.code_command).
+PYTHON_CODE_CAP_BYTES = launch.LONGEST_ARGUMENT_BYTES
 
 _BASH = 'IFS= read -r -d "" -u 3 __hookbox_code; exec 3<&-; eval "unset __hookbox_code; $__hookbox_code"'
 _SH = (
@@ -34,13 +36,12 @@ _SH = (
     '__hookbox_code="$__hookbox_code$__hookbox_line\n"; done <&3; exec 3<&-; unset __hookbox_line; '
     'eval "unset __hookbox_code; $__hookbox_code"'
 )
-# As the long-code path of launch.code_command: sys.path[0] stays the cwd, the file name "<string>".
-_PYTHON = 'exec(compile(open(3, encoding="utf-8", errors="surrogateescape").read(), "<string>", "exec"))'
-
+# Python reads its code as the long-code path of launch.code_command does: sys.path[0] stays the
+# cwd, the file name "<string>".
 ARGV = {
-    "bash": ["/bin/bash", "-c", _BASH],
-    "sh": ["/bin/sh", "-c", _SH],
-    "python": ["/usr/bin/python3", "-c", _PYTHON],
+    "bash": [launch.INTERPRETERS["bash"], "-c", _BASH],
+    "sh": [launch.INTERPRETERS["sh"], "-c", _SH],
+    "python": [launch.INTERPRETERS["python"], "-c", launch.PYTHON_FROM_DESCRIPTOR_3],
 }
 CAPS = {"bash": SHELL_CODE_CAP_BYTES, "sh": SHELL_CODE_CAP_BYTES, "python": PYTHON_CODE_CAP_BYTES}
 

@@ -9,6 +9,28 @@ import type { AttachedStdio, ContainerClient } from './container-client.js';
 /** How long connecting to the channel and the check on it may take; past it, the stdio serves. */
 const CHANNEL_TIMEOUT_MS = 2_000;
 
+/** The connections to a container's agent: the one requests use, and the stdio kept beside it. */
+export interface AgentLinks {
+  agent: AgentConnection;
+  /** The attached stdio, when requests go over the channel socket instead. */
+  attached?: AgentConnection;
+}
+
+/**
+ * Requests go over the agent's channel socket where one answers as the same agent (`instance`) as
+ * `stdio`, else over `stdio` itself.
+ */
+export async function reachAgent(
+  client: ContainerClient,
+  logger: Logger,
+  containerId: string,
+  stdio: AgentConnection,
+  instance: string | undefined,
+): Promise<AgentLinks> {
+  const channel = await openAgentChannel(client, logger, containerId, instance);
+  return channel ? { agent: channel, attached: stdio } : { agent: stdio };
+}
+
 /**
  * Opens the channel to the agent that answered `instance` on the container's stdio. Undefined when
  * the engine offers no path to it, the socket cannot be reached (a controller on another host or

@@ -1,7 +1,7 @@
 // Making a sandbox: its volumes or disk, its container and agent; on failure, clean-up then rethrow.
 import type { PlacedSource } from '../config/sources.js';
 import type { Logger } from '../record/logger.js';
-import { openAgentChannel } from './agent-channel.js';
+import { reachAgent, type AgentLinks } from './agent-channel.js';
 import { AgentConnection } from './agent-connection.js';
 import type { ContainerClient } from './container-client.js';
 import { ownershipLabels } from './labels.js';
@@ -60,13 +60,7 @@ export interface SandboxCreateParams {
  */
 export async function createSandbox(
   params: SandboxCreateParams,
-  wrap: (made: {
-    containerId: string;
-    agent: AgentConnection;
-    /** The attached stdio, when requests go over the channel socket instead. */
-    attached?: AgentConnection;
-    diskFolder?: string;
-  }) => Sandbox,
+  wrap: (made: AgentLinks & { containerId: string; diskFolder?: string }) => Sandbox,
 ): Promise<Sandbox> {
   const { client, logger, controller, environmentId } = params;
   const options = { ...SANDBOX_DEFAULTS, ...params.options };
@@ -111,13 +105,9 @@ export async function createSandbox(
     const agent = new AgentConnection(stdio, logger, containerId);
     await client.startContainer(containerId);
     const hello = await agent.handshake(AGENT_READY_TIMEOUT_MS, params.image);
-    const channel = await openAgentChannel(client, logger, containerId, hello.instance);
+    const links = await reachAgent(client, logger, containerId, agent, hello.instance);
     await filling;
-    const sandbox = wrap({
-      containerId,
-      ...(channel ? { agent: channel, attached: agent } : { agent }),
-      ...(disk ? { diskFolder: disk.folder } : {}),
-    });
+    const sandbox = wrap({ containerId, ...links, ...(disk ? { diskFolder: disk.folder } : {}) });
     await sandbox.injectSources(params.sources);
     logger.info({ environmentId, containerId }, 'environment ready');
     return sandbox;

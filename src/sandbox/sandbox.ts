@@ -1,7 +1,7 @@
 import type { PlacedSource } from '../config/sources.js';
 import { SystemError } from '../errors/index.js';
 import type { Logger } from '../record/logger.js';
-import { openAgentChannel } from './agent-channel.js';
+import { reachAgent, type AgentLinks } from './agent-channel.js';
 import { AgentConnection, type AgentEvent } from './agent-connection.js';
 import type { AgentAnswerOf, AgentOp, AgentRequestOf } from './protocol/index.js';
 import type { ContainerClient, ContainerState } from './container-client.js';
@@ -17,10 +17,10 @@ import { wireFiles } from './wire-sources.js';
 import { removeWorkspaceDiskAt } from './workspace-disk.js';
 
 export type { ControllerIdentity, SandboxCreateParams, SandboxNetwork } from './sandbox-create.js';
+export { volumeName } from './sandbox-volumes.js';
 
 /** How long a lost channel socket waits for the engine to report its container stopped. */
 const CHANNEL_LOSS_SETTLE_MS = 3_000;
-export { volumeName } from './sandbox-volumes.js';
 
 /**
  * One environment's container, its volumes (three; two when /workspace is a disk of its own) and
@@ -100,7 +100,7 @@ export class Sandbox {
     client: ContainerClient,
     logger: Logger,
     containerId: string,
-  ): Promise<{ agent: AgentConnection; attached?: AgentConnection }> {
+  ): Promise<AgentLinks> {
     const agent = new AgentConnection(await client.attach(containerId), logger, containerId);
     let hello;
     try {
@@ -109,8 +109,7 @@ export class Sandbox {
       agent.close();
       throw error;
     }
-    const channel = await openAgentChannel(client, logger, containerId, hello.instance);
-    return channel ? { agent: channel, attached: agent } : { agent };
+    return reachAgent(client, logger, containerId, agent, hello.instance);
   }
 
   /** How requests reach the agent: its channel socket, or the container's attached stdio. */

@@ -5,10 +5,9 @@
  * commands get it, and that for those the shell gives the same output and exit code both ways
  * (the host's /bin/sh, dash on Debian as in the sandbox image).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { packageRoot } from '../../src/paths.js';
+import { mapAgentFunction } from './agent-python.js';
 
 const EXECED = [
   'python3 /.agents/hooks-scripts/gate.py',
@@ -48,18 +47,8 @@ const AS_WRITTEN = [
   '   ',
 ];
 
-function argvs(commands: string[]): string[][] {
-  const agent = join(packageRoot(), 'sandbox-image', 'agent');
-  const script = `import json, sys
-sys.path.insert(0, sys.argv[1])
-from hook_command import hook_argv
-print(json.dumps([hook_argv(command) for command in json.load(sys.stdin)]))`;
-  const out = execFileSync('python3', ['-I', '-c', script, agent], {
-    input: JSON.stringify(commands),
-    encoding: 'utf8',
-  });
-  return JSON.parse(out) as string[][];
-}
+const argvs = (commands: string[]) =>
+  mapAgentFunction<string[]>('hook_command', 'hook_argv', commands);
 
 describe('the argv of a command handler', () => {
   it('puts exec before one plain external program, and only there', () => {

@@ -5,11 +5,9 @@
  * calls a plain allow must be an allow that does not block, even under `on_error: "deny"`. Both
  * are run here over answers chosen to split them (the agent's with the host's python3).
  */
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decidePre, type HandlerRun } from '../../src/hooks/decision.js';
-import { packageRoot } from '../../src/paths.js';
+import { mapAgentFunction } from './agent-python.js';
 
 /** The answers the agent takes as a plain allow (with exit 0 and nothing else amiss). */
 const PLAIN = [
@@ -64,18 +62,7 @@ for (const stdout of STDOUTS) {
   cases.push({ ...base, exit_code: 137, signal: 9 });
 }
 
-function agentVerdicts(): boolean[] {
-  const agent = join(packageRoot(), 'sandbox-image', 'agent');
-  const script = `import json, sys
-sys.path.insert(0, sys.argv[1])
-from plain_allow import plainly_allows
-print(json.dumps([plainly_allows(case) for case in json.load(sys.stdin)]))`;
-  const out = execFileSync('python3', ['-I', '-c', script, agent], {
-    input: JSON.stringify(cases),
-    encoding: 'utf8',
-  });
-  return JSON.parse(out) as boolean[];
-}
+const agentVerdicts = () => mapAgentFunction<boolean>('plain_allow', 'plainly_allows', cases);
 
 describe("the agent's plain allow", () => {
   const verdicts = agentVerdicts();

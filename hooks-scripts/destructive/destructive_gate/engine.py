@@ -133,28 +133,23 @@ class Config:
         costs ~0.3 ms of a worker's ~0.4 ms event on a cold cache, so the last one is kept while
         the file is the same one, unchanged (inode, size, mtime); nothing changes a Config once
         built. In the sandbox /.agents is read-only and a gate swap starts new workers anyway."""
+        global _last_loaded
         try:
             info = os.stat(path)
-        except FileNotFoundError:
-            return Config({})
-        except OSError as err:
-            raise ConfigError("%s: %s" % (path, err)) from None
-        key = (path, info.st_ino, info.st_size, info.st_mtime_ns)
-        if key not in _LOADED:
-            try:
+            key = (path, info.st_ino, info.st_size, info.st_mtime_ns)
+            if _last_loaded[0] != key:
                 with open(path, encoding="utf-8") as f:
                     data = json.load(f)
-            except FileNotFoundError:
-                return Config({})
-            except (OSError, ValueError) as err:
-                raise ConfigError("%s: %s" % (path, err)) from None
-            config = Config(data)
-            _LOADED.clear()
-            _LOADED[key] = config
-        return _LOADED[key]
+                _last_loaded = (key, Config(data))
+        except FileNotFoundError:
+            return Config({})
+        except (OSError, ValueError) as err:
+            raise ConfigError("%s: %s" % (path, err)) from None
+        return _last_loaded[1]
 
 
-_LOADED = {}
+# (the file's key, the Config built from it)
+_last_loaded = (None, None)
 
 
 class Engine:

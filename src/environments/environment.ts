@@ -166,6 +166,7 @@ export class Environment {
       // blocked or failed.
       const ran: ToolNote = {};
       try {
+        await this.handlers.prestartSent();
         return await runCall(this.callSite(), verbatim, resolved, options, ran);
       } finally {
         this.handlers.noteTool(resolved.tool.name, ran.language);
@@ -212,6 +213,8 @@ export class Environment {
     const agents = sources.filter((source) => source.area === 'agents');
     const newGates = agents.length > 0 ? hooksConfigOf(agents, this.egress?.allowlist) : undefined;
     await this.queue.run(async () => {
+      // The request asked for after the last call goes first, for the gates it was made for.
+      await this.handlers.prestartSent();
       if (sources.some((source) => source.area === 'workspace'))
         await this.sandbox.addWorkspaceSources(sources);
       if (newGates) {

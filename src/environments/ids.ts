@@ -2,8 +2,22 @@ import { randomBytes } from 'node:crypto';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 
+/**
+ * Random bytes drawn from the system a page at a time: every call takes an id, and one `getrandom`
+ * per id cost ~0.05 ms on a virtual machine (docs/gates.md, "Costs and bounds"). The pool is the
+ * same CSPRNG output, each byte used once.
+ */
+const POOL_BYTES = 4096;
+let pool = Buffer.alloc(0);
+let poolOffset = 0;
+
 function token(length: number): string {
-  const bytes = randomBytes(length);
+  if (poolOffset + length > pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    poolOffset = 0;
+  }
+  const bytes = pool.subarray(poolOffset, poolOffset + length);
+  poolOffset += length;
   let out = '';
   for (const byte of bytes) out += ALPHABET[byte & 31];
   return out;

@@ -39,6 +39,8 @@ export class SandboxHandlers implements HandlerExecutor {
   private lastCodeLanguage: CodeLanguage = 'bash';
   /** The request for the next call's processes, while in flight (awaited before removal). */
   private prestarting: Promise<void> = Promise.resolve();
+  /** Resolves once the last request asked for by prestartNext is written (or dropped). */
+  private prestartWritten: Promise<void> = Promise.resolve();
   private closed = false;
   /** The call's code, to send with its one pre hook (docs/gates.md, "One request per gated call"). */
   private ahead:
@@ -173,6 +175,10 @@ export class SandboxHandlers implements HandlerExecutor {
   /**
    * Asks the agent to have the next call's processes ready. Not awaited: their start-up runs
    * between calls, and a call that comes first simply finds nothing ready (docs/gates.md).
+   * What to ask for is fixed now; the request is written on the next turn of the event loop, after
+   * the finished call's caller has its outcome (docs/gates.md, "Costs and bounds"). Whatever talks
+   * to the agent next in this environment waits for that write (`prestartSent`), so the request
+   * still comes before the next call's.
    */
   prestartNext(): void {
     if (this.closed) return;
@@ -194,28 +200,42 @@ export class SandboxHandlers implements HandlerExecutor {
         ? this.lastCodeLanguage
         : null;
     if (handlers.length === 0 && this.generation === 1 && codeLanguage === null) return;
-    this.prestarting = this.sandbox
-      .request(
-        'prestart_hooks',
-        { generation: this.generation, handlers, code_language: codeLanguage },
-        30_000,
-      )
-      .then(
-        () => {},
-        (error: Error) => {
-          if (this.closed) return;
-          this.logger.warn(
-            { environmentId: this.sandbox.environmentId, error: error.message },
-            'prestarting hook processes failed; hooks are spawned per call',
-          );
-        },
-      );
+    const body = { generation: this.generation, handlers, code_language: codeLanguage };
+    const earlier = this.prestartWritten;
+    this.prestartWritten = new Promise<void>((written) => {
+      setImmediate(() => {
+        // In order: an earlier request asked for is written first.
+        void earlier.then(() => {
+          if (!this.closed) this.sendPrestart(body);
+          written();
+        });
+      });
+    });
+  }
+
+  /** Resolves once the request for the next call's processes is on its way to the agent. */
+  prestartSent(): Promise<void> {
+    return this.prestartWritten;
+  }
+
+  private sendPrestart(body: AgentRequestOf<'prestart_hooks'>): void {
+    this.prestarting = this.sandbox.request('prestart_hooks', body, 30_000).then(
+      () => {},
+      (error: Error) => {
+        if (this.closed) return;
+        this.logger.warn(
+          { environmentId: this.sandbox.environmentId, error: error.message },
+          'prestarting hook processes failed; hooks are spawned per call',
+        );
+      },
+    );
   }
 
   /** No more requests; resolves once the one in flight is answered (a removal mid-request would
    * read as a lost agent, and cost a Docker inspect to explain). */
-  close(): Promise<void> {
+  async close(): Promise<void> {
     this.closed = true;
-    return this.prestarting;
+    await this.prestartWritten;
+    await this.prestarting;
   }
 }

@@ -88,6 +88,27 @@ describe('prestarted hook processes', () => {
     }
   });
 
+  it('has the next process asked for before a call that follows at once', async () => {
+    await withEnvironment(
+      controller,
+      { sources: preGate('code_execution', REPORTING_GATE('v1')) },
+      async (environment) => {
+        await pause();
+        const runners: (string | undefined)[] = [];
+        for (let i = 0; i < 3; i++) {
+          // No pause: the request for this call's process is written after the previous call's
+          // outcome is out, and before this call's own request.
+          const outcome = await environment.call(bash('echo hi'));
+          expect(outcome.reason).toBe(
+            `1 ${outcome.call_id} code_execution pre_tool_execution code_execution v1`,
+          );
+          runners.push(runnerOf(outcome));
+        }
+        expect(runners).toEqual(['prestarted', 'prestarted', 'prestarted']);
+      },
+    );
+  });
+
   it('gives every event a fresh process, with the per-call values of a hit', async () => {
     await withEnvironment(
       controller,

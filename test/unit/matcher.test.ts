@@ -32,6 +32,16 @@ describe('matchers: RE2 against the whole tool name', () => {
     expect(compileMatcher('(').ok).toBe(false);
     expect(compileMatcher('a{2,1}').ok).toBe(false);
   });
+  it('answers the same when one compiled matcher is asked again, past what it remembers', () => {
+    const compiled = compileMatcher('.*_file|code_.*');
+    if (!compiled.ok) throw new Error(compiled.message);
+    const names = Array.from({ length: 600 }, (_, i) => (i % 3 === 0 ? `n${i}_file` : `n${i}`));
+    for (let round = 0; round < 3; round++)
+      for (const name of [...names, 'code_execution', 'read_file', 'list_files'])
+        expect(compiled.matcher.matches(name)).toBe(matches('.*_file|code_.*', name));
+    expect(compiled.matcher.matches('n1')).toBe(false);
+    expect(compiled.matcher.matches('n0_file')).toBe(true);
+  });
   it('is linear-time: a pathological pattern on a long name returns promptly', () => {
     const started = performance.now();
     expect(matches('(a+)+$', 'a'.repeat(5000) + 'b')).toBe(false);

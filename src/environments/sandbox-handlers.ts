@@ -206,8 +206,13 @@ export class SandboxHandlers implements HandlerExecutor {
       setImmediate(() => {
         // In order: an earlier request asked for is written first.
         void earlier.then(() => {
-          if (!this.closed) this.sendPrestart(body);
-          written();
+          try {
+            if (!this.closed) this.sendPrestart(body);
+          } catch (error) {
+            this.logger.warn({ error: (error as Error).message }, 'prestart request not sent');
+          } finally {
+            written(); // whatever happened, the next call must not wait for it forever
+          }
         });
       });
     });

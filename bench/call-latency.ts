@@ -1,11 +1,13 @@
 // `npm run bench`: p50/p95 of a `true` tool call with no hooks; with the seed python gate and with
 // the shipped destructive gate, each spawned per event (`"prestart": false`), prestarted, and as a
-// worker (and the seed gate with docs/gates.md's `os._exit(0)` line, prestarted); and of per-call engine exec (Docker API and CLI) on the same image. The gated scenarios
-// and the no-hook baseline run interleaved, one call of each per round, so a slow moment of the
-// machine falls on all of them alike. After each call the bench waits until that environment's
-// container is idle (its next processes are up: bench/settle.ts), then pauses, as a model's turn
-// gives (docs/gates.md, "Prestart and workers"). Then the memory
-// and start-up CPU of the processes waiting in each environment.
+// worker (and the seed gate with docs/gates.md's `os._exit(0)` line, prestarted); and of per-call
+// engine exec (Docker API and CLI) on the same image. The gated scenarios and the no-hook baseline
+// run interleaved, one call of each per round, so a slow moment of the machine falls on all of them
+// alike. After each call the bench waits until that environment's container is idle (its next
+// processes are up: bench/settle.ts), then pauses, as a model's turn gives (docs/gates.md,
+// "Prestart and workers"). The execs run after the scenarios, each after the same wait and beside
+// a no-hook call of its own round; the ratio is also printed as the median of those rounds' ratios.
+// Then the memory and start-up CPU of the processes waiting in each environment.
 import Docker from 'dockerode';
 import { execa } from 'execa';
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
@@ -214,15 +216,32 @@ try {
     }
   }
   const plain = scenarios[0]!.environment;
+  const plainClock = scenarios[0]!.clock;
   const execSamples: number[] = [];
   const cliSamples: number[] = [];
+  // Each exec also against a no-hook call of its own round, both after the same idle wait: the
+  // median of the per-round ratios does not depend on how loaded the machine was in which loop.
+  const apiRatios: number[] = [];
+  const cliRatios: number[] = [];
+  const timed = async (run: () => Promise<unknown>) => {
+    await settle(plainClock);
+    await sleep(AFTER_CALL_MS);
+    const started = performance.now();
+    await run();
+    return performance.now() - started;
+  };
   for (let i = 0; i < WARMUP + EXEC_ITERATIONS; i++) {
-    let started = performance.now();
-    await dockerExecTrue(docker, plain.sandbox.containerId);
-    if (i >= WARMUP) execSamples.push(performance.now() - started);
-    started = performance.now();
-    await execa('docker', ['exec', '-u', '1000', plain.sandbox.containerId, 'true']);
-    if (i >= WARMUP) cliSamples.push(performance.now() - started);
+    const callBeforeApi = await timed(() => plain.call(call));
+    const api = await timed(() => dockerExecTrue(docker, plain.sandbox.containerId));
+    const callBeforeCli = await timed(() => plain.call(call));
+    const cliMs = await timed(() =>
+      execa('docker', ['exec', '-u', '1000', plain.sandbox.containerId, 'true']),
+    );
+    if (i < WARMUP) continue;
+    execSamples.push(api);
+    cliSamples.push(cliMs);
+    apiRatios.push(api / callBeforeApi);
+    cliRatios.push(cliMs / callBeforeCli);
   }
 
   const rows: (Row & { hookP50?: number })[] = scenarios.map((s) => ({
@@ -243,7 +262,7 @@ try {
   };
   const noHooks = rows[0]!;
   console.log(
-    `hookbox call latency, ${new Date().toISOString().slice(0, 10)}: ${ROUNDS} rounds (${EXEC_ITERATIONS} for exec) after ${WARMUP} warm-up, ${AFTER_CALL_MS} ms after each call once its environment is idle, at least ${AFTER_CALL_MS * scenarios.length} ms between two calls of one environment, image ${controller.image}\n`,
+    `hookbox call latency, ${new Date().toISOString().slice(0, 10)}: ${ROUNDS} rounds (${EXEC_ITERATIONS} for exec, each beside a no-hook call) after ${WARMUP} warm-up, ${AFTER_CALL_MS} ms after each call once its environment is idle, at least ${AFTER_CALL_MS * scenarios.length} ms between two calls of one environment, image ${controller.image}\n`,
   );
   console.log(
     '| measurement | p50 ms | p95 ms | p50 over no-hook call | the hook in the agent, p50 | answered by |',
@@ -275,6 +294,11 @@ try {
   );
   console.log(
     `  no-hook call >= 40x cheaper than CLI exec:      ${verdict(cli.p50 / noHooks.p50 >= 40)} (${(cli.p50 / noHooks.p50).toFixed(1)}x)`,
+  );
+  const apiRatio = percentile(apiRatios, 50);
+  const cliRatio = percentile(cliRatios, 50);
+  console.log(
+    `  the same, each exec against a no-hook call of its round (median ratio): API ${verdict(apiRatio >= 40)} (${apiRatio.toFixed(1)}x), CLI ${verdict(cliRatio >= 40)} (${cliRatio.toFixed(1)}x)`,
   );
 
   console.log('\nprocesses waiting between calls (tool interpreter and hooks; RSS, start-up CPU):');

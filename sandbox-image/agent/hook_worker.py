@@ -36,12 +36,9 @@ class Worker:
         self._loop.add_reader(err_read, self._on_stderr)
 
     def _on_stdout(self):
-        try:
-            chunk = os.read(self._out_fd, 65536)
-        except BlockingIOError:
+        chunk = processes.read_ready(self._out_fd)
+        if chunk is None:
             return
-        except OSError:
-            chunk = b""
         if not chunk:
             self._loop.remove_reader(self._out_fd)
             self._line(None)
@@ -60,12 +57,9 @@ class Worker:
             self._arrived.set_result(None)
 
     def _on_stderr(self):
-        try:
-            chunk = os.read(self._err_fd, 65536)
-        except BlockingIOError:
+        chunk = processes.read_ready(self._err_fd)
+        if chunk is None:
             return
-        except OSError:
-            chunk = b""
         if not chunk:
             self._loop.remove_reader(self._err_fd)
             return

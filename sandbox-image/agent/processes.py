@@ -140,6 +140,17 @@ class _Child:
             self.exited.set_result(None)
 
 
+def read_ready(fd):
+    """One read of a non-blocking pipe the loop said is readable: the bytes, b"" at its end (or when
+    it failed: nothing more will come), None when there was nothing after all."""
+    try:
+        return os.read(fd, READ_CHUNK_BYTES)
+    except BlockingIOError:
+        return None
+    except OSError:
+        return b""
+
+
 class _PipeReader:
     """Reads a pipe into a CappedBuffer until end of file or close()."""
 
@@ -152,12 +163,9 @@ class _PipeReader:
         loop.add_reader(fd, self._on_readable)
 
     def _on_readable(self):
-        try:
-            chunk = os.read(self._fd, READ_CHUNK_BYTES)
-        except BlockingIOError:
+        chunk = read_ready(self._fd)
+        if chunk is None:
             return
-        except OSError:
-            chunk = b""
         if chunk:
             # Past the cap the buffer drops what it gets, but the pipe is still drained, so the
             # command never blocks on a full pipe.

@@ -201,19 +201,12 @@ export class SandboxHandlers implements HandlerExecutor {
         : null;
     if (handlers.length === 0 && this.generation === 1 && codeLanguage === null) return;
     const body = { generation: this.generation, handlers, code_language: codeLanguage };
-    const earlier = this.prestartWritten;
+    // setImmediate runs its callbacks in order: requests asked for one after another are written
+    // so. `sendPrestart` cannot throw: the request is async, and its failure is logged there.
     this.prestartWritten = new Promise<void>((written) => {
       setImmediate(() => {
-        // In order: an earlier request asked for is written first.
-        void earlier.then(() => {
-          try {
-            if (!this.closed) this.sendPrestart(body);
-          } catch (error) {
-            this.logger.warn({ error: (error as Error).message }, 'prestart request not sent');
-          } finally {
-            written(); // whatever happened, the next call must not wait for it forever
-          }
-        });
+        if (!this.closed) this.sendPrestart(body);
+        written();
       });
     });
   }

@@ -1,5 +1,6 @@
 """pyscan.py: the same rules for python code."""
 
+import ast
 import unittest
 
 from tests.support import denied
@@ -22,6 +23,18 @@ class PythonTest(unittest.TestCase):
     def test_workspace_work_is_fine(self):
         self.assertIsNone(denied("import shutil\nshutil.rmtree('/workspace/build')", "python"))
         self.assertIsNone(denied("open('out.txt', 'w').write('hi')", "python"))
+
+    def test_python_before_3_10_has_no_match_statement(self):
+        # Templates may bring python 3.9 (docs/templates.md), whose ast module has no Match.
+        saved = getattr(ast, "Match", None)
+        if saved is not None:
+            del ast.Match
+        try:
+            self.assertIsNone(denied("x = 1\npass\ndel x", "python"))
+            self.assertIn("recursive-delete-outside-workspace", denied("import shutil\npass\nshutil.rmtree('/usr')", "python"))
+        finally:
+            if saved is not None:
+                ast.Match = saved
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 // docs/credentials.md against a real `hookbox serve` app, real containers, the real egress proxy and
 // local test servers (HTTPS with a throwaway CA, and plain HTTP) reached through the proxy's test
-// name map (`egress.testing`, as network.test.ts does). Credentials are stored sealed, never shown
+// name map (`egress.testing`, as network-helpers.ts does). Credentials are stored sealed, never shown
 // by any GET nor logged, reach the wire and nowhere inside the sandbox; placeholders resolve only
 // on the wire; tenants are kept apart; a missing or wrong key is a clear error.
 import { once } from 'node:events';

@@ -1,7 +1,8 @@
 // The secret hunt (docs/network.md, "Threat model"; docs/credentials.md): searches a sandbox for a
 // secret everywhere tool code or root could find it — every file as each user, every process's
 // environment and command line, every process's memory read from the host, and the containers'
-// configuration. Used by network.test.ts (transform secrets) and credentials.test.ts (credentials).
+// configuration. Used by network-http-hooks.test.ts (transform secrets) and credentials.test.ts
+// (credentials).
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 

@@ -131,6 +131,4 @@ def _normalize(q):
         if q.startswith(old + "."):
             rest = q[len(old) + 1 :]
             return new + "." + rest if new else rest
-    if q.startswith("<func>."):
-        return q
     return q

@@ -1,4 +1,4 @@
-"""Shared by the shell walk (shell.py) and the command handlers (commands.py): the script's
+"""Shared by the shell walk (shell.py) and the command handlers (the commands/ package): the script's
 state, a command's context, and small helpers on Vals and argv lists."""
 
 import re

@@ -1,5 +1,9 @@
 // Filling new environments' workspaces and gates from a copy source, N at once with one helper.
+import { SANDBOX_PATHS } from '../sandbox/protocol/paths.js';
 import type { CopyPlan, HelperMount, TreeSource } from './copy-helper.js';
+
+/** The mirror of /.agents inside /workspace, as a path under the workspace's root. */
+const AGENTS_MIRROR_IN_WORKSPACE = SANDBOX_PATHS.agentsMirror.slice(SANDBOX_PATHS.workspace.length);
 
 /** Where a new environment's trees are, once its volumes (or workspace disk) exist. */
 export interface FillTarget {
@@ -41,7 +45,12 @@ export function fillPlan(source: CopySource, targets: readonly FillTarget[]): Co
           { source: { volume: source.agents }, target: '/from/agents', readOnly: true },
         ];
   const copies: CopyPlan['copies'] = [];
+  // The new sandbox's container starts while the helper copies (docs/environments.md, "How it
+  // works" under "Snapshots and forks"), and the engine makes the mirror's mountpoint in its workspace as it starts: made
+  // first here, `cp -a` finds it there instead of racing the engine to create it ("File exists").
+  const folders: string[] = [];
   targets.forEach((target, index) => {
+    folders.push(`/to${index}/workspace${AGENTS_MIRROR_IN_WORKSPACE}`);
     mounts.push(
       { source: target.workspace, target: `/to${index}/workspace`, readOnly: false },
       { source: { volume: target.agents }, target: `/to${index}/agents`, readOnly: false },
@@ -51,7 +60,7 @@ export function fillPlan(source: CopySource, targets: readonly FillTarget[]): Co
       { from: '/from/agents', to: `/to${index}/agents` },
     );
   });
-  return { mounts, copies };
+  return { mounts, folders, copies };
 }
 
 /** The helper plan that takes a snapshot: an environment's trees into a snapshot volume. */

@@ -89,6 +89,16 @@ describe('fill plans', () => {
       { from: '/from/agents', to: '/to1/agents' },
     ]);
   });
+
+  it("makes each target's /workspace/.agents mountpoint before copying, so the engine cannot race cp to it", () => {
+    const plan = fillPlan({ kind: 'snapshot', volume: 'snap' }, [target(1), target(2)]);
+    expect(plan.folders).toEqual(['/to0/workspace/.agents', '/to1/workspace/.agents']);
+    const script = copyScript(plan);
+    expect(
+      script.indexOf("mkdir -p '/to0/workspace/.agents' '/to1/workspace/.agents'"),
+    ).toBeGreaterThan(-1);
+    expect(script.indexOf('mkdir -p')).toBeLessThan(script.indexOf('cp -a'));
+  });
 });
 
 describe('FillBatch', () => {

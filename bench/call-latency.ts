@@ -18,7 +18,7 @@ import { Controller } from '../src/environments/controller.js';
 import type { Environment } from '../src/environments/environment.js';
 import { packageRoot } from '../src/paths.js';
 import { createLogger } from '../src/record/logger.js';
-import { seedGateSources } from './seed-sources.js';
+import { seedGateSources, withExitLine } from './seed-sources.js';
 import { cpuClockOf, settle } from './settle.js';
 
 const ROUNDS = Number(process.env.BENCH_ITERATIONS ?? 100);
@@ -91,16 +91,12 @@ else:
     print(json.dumps(decide(json.load(sys.stdin))))
 `;
 
-/** The seed gate with the one line docs/gates.md advises: leave at once once the answer is out. */
-const SEED_WITH_EXIT = (seed: string) =>
-  `${seed.trimEnd()}\nimport os\nsys.stdout.flush()\nos._exit(0)\n`;
-
 function seedSources(mode: 'spawn' | 'prestart' | 'worker' | 'prestart-exit'): InlineSource[] {
   if (mode === 'prestart-exit') {
     const [, script] = seedGateSources();
     return [
       gateJson('python3 /.agents/hooks-scripts/gate.py', { prestart: true }),
-      { ...script!, content: SEED_WITH_EXIT(script!.content) },
+      { ...script!, content: withExitLine(script!.content) },
     ];
   }
   if (mode === 'worker')

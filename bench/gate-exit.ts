@@ -7,25 +7,20 @@
 // answer before the gate's exit, whose code is part of the answer (docs/gates.md, "Prestart and
 // workers").
 import { execa } from 'execa';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { packageRoot } from '../src/paths.js';
 import { imageTags } from '../src/sandbox/image.js';
+import { seedGateScript, withExitLine } from './seed-sources.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40);
 /** How long each process waits, started, before its payload: its imports are done by then. */
 const AHEAD_MS = Number(process.env.BENCH_AHEAD_MS ?? 400);
 
-const seed = readFileSync(
-  join(packageRoot(), 'examples', 'security-gate', '.agents', 'hooks-scripts', 'gate.py'),
-  'utf8',
-);
+const seed = seedGateScript();
 
 const DRIVER = `
 import json, os, statistics, subprocess, sys, time
-seed, rounds, ahead = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]) / 1000
+seed, seed_exit, rounds, ahead = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4]) / 1000
 open("/tmp/seed.py", "w").write(seed)
-open("/tmp/seed_exit.py", "w").write(seed.rstrip() + "\\nimport os\\nsys.stdout.flush()\\nos._exit(0)\\n")
+open("/tmp/seed_exit.py", "w").write(seed_exit)
 payload = json.dumps({"tool_call": {"name": "code_execution", "args": {"code": "true"}},
                       "environment_id": "env_bench"}).encode()
 kinds = {
@@ -64,6 +59,7 @@ const { stdout } = await execa('docker', [
   '-c',
   DRIVER,
   seed,
+  withExitLine(seed),
   String(ROUNDS),
   String(AHEAD_MS),
 ]);

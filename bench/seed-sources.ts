@@ -19,3 +19,13 @@ export function seedGateSources(): InlineSource[] {
     },
   ];
 }
+
+/** The seed gate's script (examples/security-gate/.agents/hooks-scripts/gate.py). */
+export function seedGateScript(): string {
+  return seedGateSources()[1]!.content;
+}
+
+/** The seed gate with the one line docs/gates.md advises: leave at once once the answer is out. */
+export function withExitLine(seed: string): string {
+  return `${seed.trimEnd()}\nimport os\nsys.stdout.flush()\nos._exit(0)\n`;
+}

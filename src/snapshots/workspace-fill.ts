@@ -45,9 +45,9 @@ export function fillPlan(source: CopySource, targets: readonly FillTarget[]): Co
           { source: { volume: source.agents }, target: '/from/agents', readOnly: true },
         ];
   const copies: CopyPlan['copies'] = [];
-  // The new sandbox's container starts while the helper copies (docs/environments.md, "How it
-  // works" under "Snapshots and forks"), and the engine makes the mirror's mountpoint in its workspace as it starts: made
-  // first here, `cp -a` finds it there instead of racing the engine to create it ("File exists").
+  // The new sandbox's container starts while the helper copies (docs/environments.md, "Snapshots
+  // and forks", How it works), and the engine makes the mirror's mountpoint in the workspace as it
+  // starts: made first here, `cp -a` finds it instead of racing the engine to it ("File exists").
   const folders: string[] = [];
   targets.forEach((target, index) => {
     folders.push(`/to${index}/workspace${AGENTS_MIRROR_IN_WORKSPACE}`);

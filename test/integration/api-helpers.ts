@@ -34,7 +34,7 @@ export function useServer(): () => RunningServer {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Answer = { status: number; json: any; text: string };
+export type Answer = { status: number; json: any; text: string; type: string | null };
 
 export async function fetchJson(
   server: RunningServer,
@@ -59,7 +59,7 @@ export async function fetchJson(
   } catch {
     json = undefined;
   }
-  return { status: response.status, json, text };
+  return { status: response.status, json, text, type: response.headers.get('content-type') };
 }
 
 /** A scripted interaction request running the given calls in a new environment. */

@@ -13,6 +13,7 @@ import { DockerContainerClient } from '../../src/sandbox/docker-container-client
 import { diskRootOf } from '../../src/sandbox/workspace-disk.js';
 import { LABEL_CONTROLLER, LABEL_MANAGED } from '../../src/sandbox/labels.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
+import { fetchJson } from './api-helpers.js';
 
 export const KEY = 'integration-test-key';
 const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'silent' });
@@ -73,32 +74,17 @@ export async function closeSharedServer(): Promise<void> {
   await server?.close();
 }
 
-export async function call(
+/** A request to this file's server with its key (`headers` may replace it), parsed. */
+export function call(
   method: string,
   path: string,
-  body?: unknown,
+  body?: string | object,
   headers: Record<string, string> = {},
 ): Promise<{ status: number; json: Answer; text: string; type: string | null }> {
-  const response = await fetch(`${server.url}${path}`, {
-    method,
-    headers: {
-      'x-goog-api-key': KEY,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...headers,
-    },
-    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: response.status, json, text, type: response.headers.get('content-type') };
+  return fetchJson(server, method, path, body, { 'x-goog-api-key': KEY, ...headers });
 }
 
-export const create = async (body: unknown): Promise<Interaction> => {
+export const create = async (body: object): Promise<Interaction> => {
   const answer = await call('POST', '/v1beta/interactions', body);
   expect(answer.status, answer.text).toBe(200);
   return answer.json as Interaction;

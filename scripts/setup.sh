@@ -47,5 +47,7 @@ bash scripts/ensure-engine.sh
 bash scripts/ensure-runsc.sh
 # PostgreSQL for the shared-state tests (docs/kubernetes.md, Several replicas).
 bash scripts/ensure-postgres.sh
+# The Python Gemini SDK, for the tests that drive hookbox through Google's SDKs.
+bash scripts/ensure-python-sdk.sh
 log "sandbox image"
 node bin/hookbox.js image build >/dev/null

@@ -61,6 +61,11 @@ export interface AppOptions {
   metrics?: HookboxMetrics;
 }
 
+/** `/v1/…` as `/v1beta/…`; every other URL unchanged. */
+export function v1betaUrl(url: string): string {
+  return url.startsWith('/v1/') || url === '/v1' ? `/v1beta${url.slice(3)}` : url;
+}
+
 /** The keys of a server: plain keys first (each its own tenant), then the structured ones. */
 export function keyTableOf(apiKeys: readonly string[], tenantKeys: readonly TenantKey[] = []) {
   const plain = apiKeys.map(tenantOfPlainKey);
@@ -79,6 +84,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
     bodyLimit,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
+    // Every route answers under `/v1` as well as `/v1beta`: the Gemini SDKs call `/v1` by default
+    // (docs/contract.md §9). Rewritten before routing, so checks and routes see one path.
+    rewriteUrl: (request) => v1betaUrl(request.url ?? '/'),
     // The router's own refusals (a path segment over 100 characters, a malformed URL) are
     // answered in hookbox's error shape too, like every other 4xx.
     frameworkErrors: (error, request, reply) => {

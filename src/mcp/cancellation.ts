@@ -13,15 +13,10 @@ const KILL_ANSWER_MS = 10_000;
  * as soon as its tool starts (docs/mcp.md, "Progress and cancellation"). Hooks are not killed: they
  * run as another user, and their answers and the call's outcome are recorded as usual.
  */
-export function cancellationOf(
-  environment: Environment,
-  signal: AbortSignal,
-): { done(): void } {
+export function cancellationOf(environment: Environment, signal: AbortSignal): { done(): void } {
   let timer: NodeJS.Timeout | undefined;
   const kill = () => {
-    void environment.sandbox
-      .request('kill_tool_processes', {}, KILL_ANSWER_MS)
-      .catch(() => {});
+    void environment.sandbox.request('kill_tool_processes', {}, KILL_ANSWER_MS).catch(() => {});
   };
   const onAbort = () => {
     kill();

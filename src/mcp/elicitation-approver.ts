@@ -77,10 +77,15 @@ export class ElicitationApprover implements Approver {
         },
       );
     } catch (error) {
-      return this.settle(request, 'denied', `no answer from the client (${(error as Error).message})`);
+      return this.settle(
+        request,
+        'denied',
+        `no answer from the client (${(error as Error).message})`,
+      );
     }
     const content = answer.content ?? {};
-    const given = typeof content.reason === 'string' && content.reason !== '' ? content.reason : null;
+    const given =
+      typeof content.reason === 'string' && content.reason !== '' ? content.reason : null;
     if (answer.action === 'accept' && content.decision === 'approve')
       return this.settle(request, 'approved', given);
     if (answer.action === 'accept') return this.settle(request, 'denied', given);

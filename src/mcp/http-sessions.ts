@@ -138,7 +138,6 @@ export class McpHttpSessions {
     const id = session.transport.sessionId;
     if (id !== undefined) this.sessions.delete(id);
     await session.server.close().catch(() => {});
-    if (session.made)
-      await this.service.deleteEnvironment(session.environment.id).catch(() => {});
+    if (session.made) await this.service.deleteEnvironment(session.environment.id).catch(() => {});
   }
 }

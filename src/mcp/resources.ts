@@ -29,7 +29,11 @@ export async function listWorkspaceResources(environment: Environment): Promise<
         if (folder.depth < MAX_LIST_DEPTH && !SKIPPED_FOLDERS.has(entry.name))
           folders.push({ path, depth: folder.depth + 1 });
       } else if (entry.type === 'file' && out.length < MAX_LISTED_RESOURCES) {
-        out.push({ uri: `${WORKSPACE_URI_PREFIX}${encodeURI(path)}`, name: path, size: entry.size });
+        out.push({
+          uri: `${WORKSPACE_URI_PREFIX}${encodeURI(path)}`,
+          name: path,
+          size: entry.size,
+        });
       }
     }
   }

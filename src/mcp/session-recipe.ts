@@ -45,7 +45,10 @@ function sourcesOf(header: string | string[] | undefined): InlineSource[] {
   try {
     parsed = JSON.parse(Buffer.from(text.trim(), 'base64').toString('utf8'));
   } catch {
-    refuse(SOURCES_HEADER, 'must be base64 of a JSON array of sources ({"type": "inline", "target", "content"})');
+    refuse(
+      SOURCES_HEADER,
+      'must be base64 of a JSON array of sources ({"type": "inline", "target", "content"})',
+    );
   }
   // Same rules as an interaction's sources (docs/contract.md §3), field names included.
   placeSources(parsed);

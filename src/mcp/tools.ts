@@ -28,6 +28,7 @@ export function callToolResultOf(outcome: CallOutcome): CallToolResult {
     content: [{ type: 'text', text: report.text_for_model }],
     isError: outcome.is_error,
     _meta: {
+      'hookbox.dev/environment_id': outcome.environment_id,
       'hookbox.dev/call_id': outcome.call_id,
       'hookbox.dev/blocked': outcome.blocked,
     },

@@ -119,6 +119,8 @@ export class McpHttpSessions {
         onsessioninitialized: (sessionId) => {
           this.sessions.set(sessionId, session);
         },
+        // A DELETE is answered once the environment is gone.
+        onsessionclosed: () => this.end(session),
       }),
       server,
       environment,

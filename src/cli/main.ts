@@ -8,6 +8,7 @@ import { gcCommand } from './commands/gc.js';
 import { hooksImportCommand } from './commands/hooks-import.js';
 import { imageBuildCommand } from './commands/image.js';
 import { k8sManifestsCommand } from './commands/k8s.js';
+import { mcpCommand } from './commands/mcp.js';
 import { runCommand } from './commands/run.js';
 import { controllerImageCommand, serveCommand } from './commands/serve.js';
 import {
@@ -51,6 +52,24 @@ function program(io: CliIo, setCode: (code: number) => void): Command {
       'OCI runtime of the sandboxes: runc, or runsc for gVisor (default runc)',
     )
     .action(async (options) => setCode(await callCommand(options, io)));
+
+  root
+    .command('mcp')
+    .description(
+      'an MCP server on stdio: the tools of one environment made from DIR, every call through its gates',
+    )
+    .requiredOption(
+      '--sources <dir>',
+      'folder whose files become the sources (path relative to DIR = target)',
+    )
+    .option('--template <name>', 'the sandbox template (default, full, or one you built)')
+    .option('--vocabulary <id>', 'tool vocabulary: 2026-05 or 2026-09 (default 2026-09)')
+    .option('--tool-timeout-ms <ms>', 'timeout of each tool call, in milliseconds (default 60000)')
+    .option(
+      '--runtime <name>',
+      'OCI runtime of the sandboxes: runc, or runsc for gVisor (default runc)',
+    )
+    .action(async (options) => setCode(await mcpCommand(options, io)));
 
   root
     .command('test')

@@ -306,9 +306,10 @@ export class Environment {
   /** Records an approver's answer to a call that waited (docs/dialects.md, "ask"). */
   recordApproval(entry: {
     call_id: string;
-    interaction_id: string;
+    interaction_id: string | null;
     status: 'approved' | 'denied' | 'expired';
     reason: string | null;
+    decided_by?: string;
   }): void {
     this.audit.append({
       kind: 'approval',

@@ -195,6 +195,17 @@ export class InteractionService {
     return this.environments.listEnvironments(caller);
   }
 
+  /**
+   * Makes an environment owned by the caller within its quotas, outside any interaction (an MCP
+   * session's: docs/mcp.md); it expires when idle like any other.
+   */
+  createEnvironmentFor(
+    caller: Caller | undefined,
+    options: Parameters<ServiceEnvironments['createFor']>[1],
+  ): Promise<Environment> {
+    return this.environments.createFor(caller, options);
+  }
+
   /** `DELETE /v1beta/environments/{id}`: container and volumes removed (an interaction in it fails). */
   deleteEnvironment(id: string, caller?: Caller): Promise<void> {
     return this.environments.deleteEnvironment(id, caller);

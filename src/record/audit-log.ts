@@ -79,9 +79,12 @@ export type AuditEntry =
       at: string;
       environment_id: string;
       call_id: string;
-      interaction_id: string;
+      /** Null for a call that came over MCP (docs/mcp.md, "ask"). */
+      interaction_id: string | null;
       status: 'approved' | 'denied' | 'expired';
       reason: string | null;
+      /** Who decided, when it is known (an MCP client's user: docs/mcp.md, "ask"). */
+      decided_by?: string;
     };
 
 export function auditLogPath(home: string, environmentId: string): string {

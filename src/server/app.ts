@@ -16,6 +16,7 @@ import { HookboxMetrics } from './metrics.js';
 import { openApiDocument } from './openapi.js';
 import { registerCredentialsRoutes } from './routes-credentials.js';
 import { registerFilesRoutes } from './routes-files.js';
+import { registerMcpRoutes } from './routes-mcp.js';
 import { registerSnapshotRoutes } from './routes-snapshots.js';
 
 /** What a `/v1beta/{kind}s/{id}` path names, for the router's refusal of an overlong id. */
@@ -289,6 +290,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     registerFilesRoutes(api, service);
     registerSnapshotRoutes(api, service);
     registerCredentialsRoutes(api, service);
+    registerMcpRoutes(api, service, options.version);
 
     // Network modes (docs/environments.md): the body is what `environment.network` takes.
     api.get<{ Params: { id: string } }>('/v1beta/environments/:id/network', async (request) =>

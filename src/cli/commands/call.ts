@@ -113,7 +113,8 @@ function parseVocabulary(value: string | undefined, calls: ToolCall[]): Vocabula
   return value as VocabularyId;
 }
 
-function parseTimeout(value: string | undefined): number | undefined {
+/** `--tool-timeout-ms`: a positive whole number of milliseconds, or undefined. */
+export function parseTimeout(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const number = Number(value);
   if (!Number.isInteger(number) || number < 1) {

@@ -119,7 +119,13 @@ function postPayload(event: Event): Dialect['postPayload'] {
 
 function decidePre(run: HandlerRun, handler: HandlerTerms): PreDecision {
   const answer = run.truncated ? undefined : jsonObject(run.stdout);
-  const said = text(answer?.agent_message) ?? text(answer?.user_message) ?? text(answer?.reason);
+  // Cursor's documented spelling is snake_case; published hooks also answer in camelCase.
+  const said =
+    text(answer?.agent_message) ??
+    text(answer?.agentMessage) ??
+    text(answer?.user_message) ??
+    text(answer?.userMessage) ??
+    text(answer?.reason);
   if (run.exit_code === 2 && !run.timed_out && run.failure === undefined)
     return {
       outcome: 'deny',

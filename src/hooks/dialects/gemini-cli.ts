@@ -50,7 +50,12 @@ function base(context: DialectCallContext, event: 'BeforeTool' | 'AfterTool') {
 
 function decidePre(run: HandlerRun, handler: HandlerTerms): PreDecision {
   const blocked = exitTwo(run, `${DEFAULT_DENY_REASON} (exit 2)`);
-  if (blocked) return blocked;
+  if (blocked) {
+    // Published Gemini CLI hooks that exit 2 often write {"decision":"deny","reason":…} as JSON, on
+    // stderr or on stdout: the reason is that JSON's reason, else stderr's text.
+    const said = text(jsonObject(run.stderr.trim())?.reason) ?? text(jsonObject(run.stdout.trim())?.reason);
+    return said ? { ...blocked, reason: said } : blocked;
+  }
   const failure = failedRun(run, handler);
   if (failure) return failure;
   const answer = run.truncated ? undefined : jsonObject(run.stdout);

@@ -36,9 +36,7 @@ const files = {
       BeforeTool: [
         {
           matcher: 'write_file|replace',
-          hooks: [
-            { type: 'command', command: 'bash /.agents/hooks-scripts/block-secrets.sh' },
-          ],
+          hooks: [{ type: 'command', command: 'bash /.agents/hooks-scripts/block-secrets.sh' }],
         },
       ],
     },
@@ -123,8 +121,9 @@ describe('published agent hook scripts, unchanged', () => {
       scriptedRequest(calls, sources),
     );
     expect(answer.status, answer.text).toBe(200);
-    const results = (answer.json.steps as { type: string; blocked?: boolean; result?: unknown }[])
-      .filter((step) => step.type.endsWith('_result'));
+    const results = (
+      answer.json.steps as { type: string; blocked?: boolean; result?: unknown }[]
+    ).filter((step) => step.type.endsWith('_result'));
     expect(results).toHaveLength(CASES.length);
     CASES.forEach((c, i) => {
       if (c.blockedBy) expect(results[i]).toMatchObject({ blocked: true, result: c.blockedBy[1] });

@@ -53,7 +53,8 @@ function decidePre(run: HandlerRun, handler: HandlerTerms): PreDecision {
   if (blocked) {
     // Published Gemini CLI hooks that exit 2 often write {"decision":"deny","reason":…} as JSON, on
     // stderr or on stdout: the reason is that JSON's reason, else stderr's text.
-    const said = text(jsonObject(run.stderr.trim())?.reason) ?? text(jsonObject(run.stdout.trim())?.reason);
+    const said =
+      text(jsonObject(run.stderr.trim())?.reason) ?? text(jsonObject(run.stdout.trim())?.reason);
     return said ? { ...blocked, reason: said } : blocked;
   }
   const failure = failedRun(run, handler);

@@ -5,7 +5,7 @@ import { fetchJson, scriptedRequest, useServer } from './api-helpers.js';
 import { cli, sourcesDir } from './cli-helpers.js';
 
 /**
- * Real, published hook scripts written for Cursor, OpenHands and Gemini CLI, copied verbatim under
+ * Real, published hook scripts written for Copilot, Cursor, OpenHands and Gemini CLI, copied verbatim under
  * test/integration/agent-hooks/ (each with its source and licence beside it), run unchanged as
  * gates in real sandboxes through `hookbox call` and through the API (docs/dialects.md): each
  * block case is blocked with the script's own reason, each allow case runs.
@@ -16,6 +16,17 @@ const script = (path: string) => readFileSync(join(HERE, path), 'utf8');
 
 const files = {
   '.agents/hooks.json': JSON.stringify({
+    'copilot-guards': {
+      dialect: 'copilot',
+      preToolUse: [
+        {
+          hooks: [
+            { type: 'command', command: 'bash /.agents/hooks-scripts/pre-force-push-block.sh' },
+            { type: 'command', command: 'bash /.agents/hooks-scripts/enforce-file-permissions.sh' },
+          ],
+        },
+      ],
+    },
     'cursor-block-git': {
       dialect: 'cursor',
       beforeShellExecution: [
@@ -41,6 +52,12 @@ const files = {
       ],
     },
   }),
+  '.agents/hooks-scripts/pre-force-push-block.sh': script(
+    'copilot/htekdev-vidpipe/pre-force-push-block.sh',
+  ),
+  '.agents/hooks-scripts/enforce-file-permissions.sh': script(
+    'copilot/github-docs/enforce-file-permissions.sh',
+  ),
   '.agents/hooks-scripts/block-git.sh': script('cursor/hamzafer-cursor-hooks/block-git.sh'),
   '.agents/hooks-scripts/block_dangerous.sh': script(
     'openhands/openhands-software-agent-sdk/block_dangerous.sh',
@@ -50,6 +67,25 @@ const files = {
 
 type Case = { tool: string; args: Record<string, unknown>; blockedBy?: [string, string] };
 const CASES: Case[] = [
+  {
+    tool: 'code_execution',
+    args: { code: 'git push --force origin main' },
+    blockedBy: [
+      'copilot-guards',
+      'Force pushing rewrites remote history and breaks collaborators. Create a new fixup commit instead.',
+    ],
+  },
+  {
+    tool: 'replace_file_content',
+    args: {
+      TargetFile: 'docs/readme.txt',
+      StartLine: 1,
+      EndLine: 1,
+      TargetContent: 'old',
+      ReplacementContent: 'new',
+    },
+    blockedBy: ['copilot-guards', 'Can only edit files in src/ or test/ directories'],
+  },
   {
     tool: 'code_execution',
     args: { code: 'git status' },
@@ -64,12 +100,12 @@ const CASES: Case[] = [
     blockedBy: ['openhands-block-dangerous', 'rm -rf commands are blocked for safety'],
   },
   {
-    tool: 'write_file',
-    args: { path: 'config.txt', content: 'password=hunter2' },
+    tool: 'write_to_file',
+    args: { TargetFile: 'config.txt', CodeContent: 'password=hunter2' },
     blockedBy: ['gemini-cli-secrets', 'Potential secret detected'],
   },
   { tool: 'code_execution', args: { code: 'echo allowed-by-all' } },
-  { tool: 'write_file', args: { path: 'notes.txt', content: 'nothing to hide' } },
+  { tool: 'write_to_file', args: { TargetFile: 'notes.txt', CodeContent: 'nothing to hide' } },
 ];
 
 describe('published agent hook scripts, unchanged', () => {

@@ -103,7 +103,7 @@ function program(io: CliIo, setCode: (code: number) => void): Command {
     .description('hook configs of other systems')
     .command('import')
     .description(
-      'turn a Claude Code settings file, a Claude Code plugin hooks/hooks.json or an Antigravity CLI hooks.json into DIR/.agents/hooks.json and copy the scripts it names (docs/dialects.md)',
+      "turn an agent's hooks file (Claude Code, Antigravity CLI, Codex hooks.json or config.toml, Copilot, Cursor, Gemini CLI, OpenHands) into DIR/.agents/hooks.json and copy the scripts it names (docs/dialects.md)",
     )
     .argument('<file>')
     .requiredOption(

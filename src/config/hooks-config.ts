@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { UserError } from '../errors/index.js';
 import { compileMatcher, type ToolMatcher } from '../hooks/matcher.js';
+import {
+  DIALECT_EVENTS,
+  DIALECTS,
+  EVENTS_WITHOUT_COUNTERPART,
+  type ForeignDialect,
+  type HookDialect,
+} from './dialect-events.js';
 import { jsonTextDepth, MAX_JSON_DEPTH } from './json-depth.js';
 import { describeIssues, formatPath, knownKeysOf } from './zod-issues.js';
 
@@ -42,22 +49,11 @@ export interface HookRule {
   handlers: HookHandler[];
   /** JSON path of the rule in hooks.json, for messages. */
   path: string;
+  /** The event key it was written under (`pre_tool_execution`, `PreToolUse`, `beforeReadFile`, …). */
+  event: string;
 }
 
-/**
- * Whose hook format a group speaks (docs/dialects.md): `gemini` (docs/contract.md §4, the default), or a group
- * with `"dialect": "claude-code"` / `"antigravity-cli"`, whose event keys, matcher tool names,
- * payloads and answers are that system's.
- */
-export type HookDialect = 'gemini' | 'claude-code' | 'antigravity-cli';
-
-export const DIALECTS = ['claude-code', 'antigravity-cli'] as const;
-
-/** The event keys of a dialect group, by hookbox event. */
-export const DIALECT_EVENT_KEYS = {
-  pre_tool_execution: 'PreToolUse',
-  post_tool_execution: 'PostToolUse',
-} as const;
+export { DIALECTS, EVENTS_WITHOUT_COUNTERPART, type HookDialect } from './dialect-events.js';
 
 export interface HookGroup {
   name: string;
@@ -149,40 +145,28 @@ const fileSchema = z.record(z.string(), z.unknown(), {
   error: 'hooks.json must be a JSON object of groups',
 });
 
-const dialectGroupSchema = z.strictObject(
-  {
-    dialect: z.enum(DIALECTS),
-    enabled: z.boolean({ error: 'enabled must be true or false' }).default(true),
-    PreToolUse: z.array(ruleSchema, { error: 'PreToolUse must be an array of rules' }).default([]),
-    PostToolUse: z
-      .array(ruleSchema, { error: 'PostToolUse must be an array of rules' })
-      .default([]),
-  },
-  { error: 'a group must be an object' },
-);
+/** A dialect group's schema: its agent's event keys (docs/dialects.md). */
+function dialectGroupSchema(dialect: ForeignDialect) {
+  const keys = [...DIALECT_EVENTS[dialect].pre, ...DIALECT_EVENTS[dialect].post];
+  return z.strictObject(
+    {
+      dialect: z.literal(dialect),
+      enabled: z.boolean({ error: 'enabled must be true or false' }).default(true),
+      ...Object.fromEntries(
+        keys.map((key) => [
+          key,
+          z.array(ruleSchema, { error: `${key} must be an array of rules` }).default([]),
+        ]),
+      ),
+    },
+    { error: 'a group must be an object' },
+  );
+}
 
-/** Events of Claude Code and Antigravity CLI that have no counterpart in hookbox (docs/dialects.md). */
-export const EVENTS_WITHOUT_COUNTERPART = [
-  'PermissionRequest',
-  'PermissionDenied',
-  'PostToolUseFailure',
-  'UserPromptSubmit',
-  'Notification',
-  'Stop',
-  'SubagentStart',
-  'SubagentStop',
-  'PreCompact',
-  'SessionStart',
-  'SessionEnd',
-  'Setup',
-  'PreInvocation',
-  'PostInvocation',
+const GEMINI_EVENT_KEYS = ['pre_tool_execution', 'post_tool_execution'];
+const FOREIGN_EVENT_KEYS = [
+  ...new Set(Object.values(DIALECT_EVENTS).flatMap((events) => [...events.pre, ...events.post])),
 ];
-
-const GEMINI_EVENT_KEYS: Record<string, string> = {
-  pre_tool_execution: 'PreToolUse',
-  post_tool_execution: 'PostToolUse',
-};
 
 /** Clearer words for the keys a dialect mix-up produces than "unknown key". */
 function explainKey(
@@ -193,28 +177,43 @@ function explainKey(
   const match = /^unknown key "([^"]+)"/.exec(problem.message);
   if (!match || problem.path !== formatPath([group, match[1]!])) return problem;
   const key = match[1]!;
-  if (dialect !== 'gemini' && GEMINI_EVENT_KEYS[key]) {
-    return {
-      path: problem.path,
-      message: `a "${dialect}" group uses that system's event names: ${GEMINI_EVENT_KEYS[key]}, not ${key} (or leave "dialect" out for the Gemini format)`,
-    };
+  if (dialect !== 'gemini') {
+    const own = [...DIALECT_EVENTS[dialect].pre, ...DIALECT_EVENTS[dialect].post].join(', ');
+    if (GEMINI_EVENT_KEYS.includes(key))
+      return {
+        path: problem.path,
+        message: `a "${dialect}" group uses that agent's event names (${own}), not ${key} (or leave "dialect" out for the Gemini format)`,
+      };
+    if (EVENTS_WITHOUT_COUNTERPART.includes(key))
+      return {
+        path: problem.path,
+        message: `hookbox has no counterpart of the ${key} event; a "${dialect}" group takes ${own}`,
+      };
+    if (FOREIGN_EVENT_KEYS.includes(key))
+      return {
+        path: problem.path,
+        message: `${key} is not a ${dialect} event; a "${dialect}" group takes ${own}`,
+      };
   }
-  if (dialect === 'gemini' && Object.values(GEMINI_EVENT_KEYS).includes(key)) {
+  if (dialect === 'gemini' && FOREIGN_EVENT_KEYS.includes(key)) {
+    const speakers = DIALECTS.filter((d) =>
+      [...DIALECT_EVENTS[d].pre, ...DIALECT_EVENTS[d].post].includes(key),
+    );
     return {
       path: problem.path,
-      message: `${key} is an event of Claude Code and Antigravity CLI hooks: give the group "dialect": "claude-code" or "antigravity-cli", or use the Gemini event names pre_tool_execution / post_tool_execution`,
-    };
-  }
-  if (dialect !== 'gemini' && EVENTS_WITHOUT_COUNTERPART.includes(key)) {
-    return {
-      path: problem.path,
-      message: `hookbox has no counterpart of the ${key} event; a "${dialect}" group takes PreToolUse and PostToolUse`,
+      message: `${key} is an event of ${speakers.join(' / ')} hooks: give the group "dialect": ${speakers.map((d) => JSON.stringify(d)).join(' or ')}, or use the Gemini event names pre_tool_execution / post_tool_execution`,
     };
   }
   return problem;
 }
 
-type GroupInput = z.output<typeof groupSchema>;
+type RuleInput = z.output<typeof ruleSchema>;
+/** A group's rules by hookbox event, each with the key it was written under. */
+interface GroupInput {
+  enabled: boolean;
+  pre_tool_execution: { event: string; rule: RuleInput }[];
+  post_tool_execution: { event: string; rule: RuleInput }[];
+}
 
 /** Parses one group in its dialect; problems carry the full JSON path. */
 function parseGroup(
@@ -234,7 +233,7 @@ function parseGroup(
     }
     dialect = value as HookDialect;
   }
-  const schema = dialect === 'gemini' ? groupSchema : dialectGroupSchema;
+  const schema = dialect === 'gemini' ? groupSchema : dialectGroupSchema(dialect);
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const known = knownKeysOf(schema);
@@ -246,14 +245,24 @@ function parseGroup(
     );
     return undefined;
   }
-  if (dialect === 'gemini') return { dialect, group: parsed.data as GroupInput };
-  const data = parsed.data as z.output<typeof dialectGroupSchema>;
+  const data = parsed.data as Record<string, unknown> & { enabled: boolean };
+  const eventKeys =
+    dialect === 'gemini'
+      ? { pre: ['pre_tool_execution'], post: ['post_tool_execution'] }
+      : DIALECT_EVENTS[dialect];
+  // Keys in file order, so rules run in the order they were written.
+  const order = Object.keys(raw as object);
+  const rulesOf = (keys: string[]) =>
+    keys
+      .filter((key) => Array.isArray(data[key]))
+      .sort((a, b) => order.indexOf(a) - order.indexOf(b))
+      .flatMap((event) => (data[event] as RuleInput[]).map((rule) => ({ event, rule })));
   return {
     dialect,
     group: {
       enabled: data.enabled,
-      pre_tool_execution: data.PreToolUse,
-      post_tool_execution: data.PostToolUse,
+      pre_tool_execution: rulesOf(eventKeys.pre),
+      post_tool_execution: rulesOf(eventKeys.post),
     },
   };
 }
@@ -310,13 +319,14 @@ export function safeParseHooksConfig(text: string): HooksConfigParse {
     if (!parsedGroup) continue;
     const { dialect, group } = parsedGroup;
     const rules = (event: 'pre_tool_execution' | 'post_tool_execution'): HookRule[] =>
-      group[event].map((rule, index) => {
-        const key = dialect === 'gemini' ? event : DIALECT_EVENT_KEYS[event];
-        const path = formatPath([name, key, index]);
+      group[event].map(({ event: key, rule }, index) => {
+        const at = group[event].slice(0, index).filter((other) => other.event === key).length;
+        const path = formatPath([name, key, at]);
         const compiled = compileMatcher(rule.matcher);
         if (!compiled.ok) problems.push({ path: `${path}.matcher`, message: compiled.message });
         return {
           path,
+          event: key,
           matcher: compiled.ok ? compiled.matcher : { source: rule.matcher, matches: () => false },
           handlers: rule.hooks.map((handler): HookHandler =>
             handler.type === 'command'

@@ -55,7 +55,8 @@ interface MatchingHandler {
 
 /**
  * Every handler that fires for a call, in order: groups in file order, rules, then handlers. A
- * dialect group's matchers see the tool's name in that system's vocabulary (`Bash`, `run_command`).
+ * dialect group's matchers see the tool's name in that agent's vocabulary (`Bash`, `run_command`),
+ * and an event that fires only for some calls (Cursor's `beforeShellExecution`) skips the others.
  */
 export function matchingHandlers(
   config: HooksConfig,
@@ -65,11 +66,12 @@ export function matchingHandlers(
   const out: MatchingHandler[] = [];
   for (const group of config.groups) {
     if (!group.enabled) continue;
-    const dialect = dialectOf(group.dialect);
-    const toolName = dialect.toolName(call);
     const rules: HookRule[] = group[event];
     for (const rule of rules) {
-      if (!rule.matcher.matches(toolName)) continue;
+      const dialect = dialectOf(group.dialect, rule.event);
+      if (dialect.fires && !dialect.fires(call)) continue;
+      const names = [dialect.toolName(call), ...(dialect.aliases?.(call) ?? [])];
+      if (!names.some((name) => rule.matcher.matches(name))) continue;
       for (const handler of rule.handlers) out.push({ group, dialect, handler });
     }
   }

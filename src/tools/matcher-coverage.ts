@@ -1,5 +1,5 @@
 import type { HooksConfig } from '../config/hooks-config.js';
-import { FOREIGN_TOOL_NAMES } from '../hooks/dialects/foreign-tools.js';
+import { FOREIGN_TOOL_NAMES } from '../hooks/dialects/tool-names.js';
 import { compileMatcher } from '../hooks/matcher.js';
 import {
   counterpartOf,

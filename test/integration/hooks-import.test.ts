@@ -226,7 +226,7 @@ describe('bad input: exit 2, naming the file and the field', () => {
   it('an unknown dialect, and Gemini event keys in a dialect group', async () => {
     const rules = [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'true' }] }];
     const unknown = sourcesDir({
-      '.agents/hooks.json': JSON.stringify({ g: { dialect: 'cursor', PreToolUse: rules } }),
+      '.agents/hooks.json': JSON.stringify({ g: { dialect: 'windsurf', PreToolUse: rules } }),
     });
     const first = await cli(
       'call',
@@ -238,7 +238,7 @@ describe('bad input: exit 2, naming the file and the field', () => {
       '{"code": "true"}',
     );
     expect(first.code).toBe(2);
-    expect(first.stderr).toMatch(/\.agents\/hooks\.json.*g\.dialect: unknown dialect "cursor"/s);
+    expect(first.stderr).toMatch(/\.agents\/hooks\.json.*g\.dialect: unknown dialect "windsurf"/s);
     const mixed = sourcesDir({
       '.agents/hooks.json': JSON.stringify({
         g: { dialect: 'claude-code', pre_tool_execution: rules },
@@ -247,7 +247,7 @@ describe('bad input: exit 2, naming the file and the field', () => {
     const second = await cli('validate', mixed);
     expect(second.code).toBe(2);
     expect(second.stderr + second.stdout).toMatch(
-      /g\.pre_tool_execution: a "claude-code" group uses that system's event names: PreToolUse/,
+      /g\.pre_tool_execution: a "claude-code" group uses that agent's event names \(PreToolUse, PostToolUse\)/,
     );
   });
 });

@@ -13,7 +13,8 @@ import type { Dialect, DialectCallContext, HandlerTerms } from './types.js';
 /**
  * Antigravity CLI hooks (docs/dialects.md, "Antigravity CLI"): protojson stdin with a camelCase
  * `toolCall: {name, args}` and `workspacePaths`, and a top-level `decision` of `allow`, `deny`,
- * `ask` or `force_ask`. An object with no decision (`{}`) is refused, as the CLI refuses it.
+ * `ask` or `force_ask`. An object with no decision (`{}`) is refused, as the current CLI (agy 1.2.7)
+ * refuses it: its PreToolUse contract has no "no opinion" answer (docs/dialects.md, "Antigravity CLI").
  */
 
 function payload(context: DialectCallContext) {
@@ -61,7 +62,7 @@ function decidePre(run: HandlerRun, handler: HandlerTerms): PreDecision {
         blocks: true,
         reason:
           said ??
-          'the hook answered with no decision ({}); Antigravity CLI refuses a tool call whose PreToolUse hook does',
+          'the hook answered with no decision ({}); Antigravity CLI refuses a tool call whose PreToolUse hook does (answer {"decision": "allow"} to let it through)',
         ...raw,
       };
     default:

@@ -10,20 +10,6 @@ import type { ForeignCall } from './types.js';
 
 const WORKSPACE = '/workspace';
 
-/** The tool names hookbox's tools are shown under, per dialect (docs/dialects.md, mapping tables). */
-export const FOREIGN_TOOL_NAMES = {
-  'claude-code': ['Bash', 'Read', 'Write', 'Edit', 'LS', 'Glob', 'Grep'],
-  'antigravity-cli': [
-    'run_command',
-    'view_file',
-    'write_to_file',
-    'replace_file_content',
-    'list_dir',
-    'find_by_name',
-    'grep_search',
-  ],
-} as const;
-
 type Args = Record<string, unknown>;
 
 /** A path as those systems give it: absolute (relative ones are under /workspace). */

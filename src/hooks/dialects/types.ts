@@ -36,6 +36,10 @@ export interface Dialect {
   readonly id: HookDialect;
   /** The tool name a group's matchers are matched against. */
   toolName(call: ToolCall): string;
+  /** Other names the agent's matchers also select the call by (Codex's `Write`/`Edit`). */
+  aliases?(call: ToolCall): string[];
+  /** Whether the event fires for the call at all (Cursor's `beforeShellExecution`, …). */
+  fires?(call: ToolCall): boolean;
   /** The pre hook's stdin. */
   prePayload(context: DialectCallContext): unknown;
   /** The post hook's stdin. */

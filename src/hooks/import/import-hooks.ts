@@ -8,29 +8,27 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
-import {
-  DIALECT_EVENT_KEYS,
-  MAX_HOOK_TIMEOUT_SECONDS,
-  parseHooksConfig,
-  type HookDialect,
-} from '../../config/hooks-config.js';
+import { DIALECT_EVENTS, type ForeignDialect } from '../../config/dialect-events.js';
+import { MAX_HOOK_TIMEOUT_SECONDS, parseHooksConfig } from '../../config/hooks-config.js';
 import { UserError } from '../../errors/index.js';
-import { FOREIGN_TOOL_NAMES } from '../dialects/foreign-tools.js';
+import { FOREIGN_TOOL_NAMES } from '../dialects/tool-names.js';
 import { compileMatcher } from '../matcher.js';
+import { bad, parseText, recognise as recogniseAgent, type ImportedFormat } from './recognise.js';
 import { scriptsOf, type PathRoots } from './script-paths.js';
 
 /**
- * `hookbox hooks import FILE --out DIR` (docs/dialects.md, "Import"): a Claude Code settings file,
- * a Claude Code plugin's hooks/hooks.json or an Antigravity CLI hooks.json becomes
+ * `hookbox hooks import FILE --out DIR` (docs/dialects.md, "Import"): an agent's hooks file as it
+ * keeps it (Claude Code settings or plugin, Antigravity CLI, Codex hooks.json or config.toml,
+ * Copilot .github/hooks/*.json, Cursor, Gemini CLI settings.json, OpenHands) becomes
  * DIR/.agents/hooks.json with the right dialect, and the scripts its commands name are copied under
  * DIR/.agents/hooks-scripts/. What cannot be carried over is said, and the rest is imported.
  */
 
-export type ImportedFormat = 'claude-code-settings' | 'claude-code-plugin' | 'antigravity-cli';
+export type { ImportedFormat } from './recognise.js';
 
 export interface ImportReport {
   format: ImportedFormat;
-  dialect: Exclude<HookDialect, 'gemini'>;
+  dialect: ForeignDialect;
   /** DIR/.agents/hooks.json */
   hooksJson: string;
   groups: string[];
@@ -41,18 +39,21 @@ export interface ImportReport {
   notCarried: { path: string; what: string }[];
 }
 
-/** Claude Code's timeout when a command hook names none (seconds). */
-const CLAUDE_DEFAULT_TIMEOUT_SECONDS = 60;
+/**
+ * Each agent's timeout when a command hook names none (seconds): Claude Code, OpenHands and
+ * Gemini CLI 60, Copilot CLI 30; Codex has none, so hookbox's longest; Cursor's is hookbox's.
+ */
+const DEFAULT_TIMEOUT_SECONDS: Partial<Record<ForeignDialect, number>> = {
+  'claude-code': 60,
+  openhands: 60,
+  'gemini-cli': 60,
+  copilot: 30,
+  codex: MAX_HOOK_TIMEOUT_SECONDS,
+};
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
-
-function bad(file: string, field: string, rule: string): UserError {
-  return new UserError('invalid_hooks_config', `${file}: ${field}: ${rule}`, {
-    details: { field, file },
-  });
-}
 
 const NOT_A_CONFIG =
   'not a hooks config: expected a Claude Code settings file or plugin hooks/hooks.json ({"hooks": {"PreToolUse": [...]}}) or an Antigravity CLI hooks.json ({"<name>": {"PreToolUse": [...]}})';
@@ -63,6 +64,8 @@ function recognise(
   raw: unknown,
 ): { format: ImportedFormat; groups: [string, Json][] } {
   if (!isObject(raw)) throw bad(file, '(top level)', NOT_A_CONFIG);
+  if ('hooks' in raw && !isObject(raw.hooks))
+    throw bad(file, 'hooks', 'must be an object of events ({"PreToolUse": [...], …})');
   if ('hooks' in raw) {
     if (!isObject(raw.hooks))
       throw bad(file, 'hooks', 'must be an object of events ({"PreToolUse": [...], …})');
@@ -167,34 +170,42 @@ export function importHooks(
       },
     );
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    throw bad(file, '(file)', `not valid JSON: ${(error as Error).message}`);
-  }
-  const { format, groups } = recognise(file, raw);
-  const dialect = format === 'antigravity-cli' ? 'antigravity-cli' : 'claude-code';
-  const roots = rootsOf(file, format, options.home);
+  const raw = parseText(file, text);
+  const agent = recogniseAgent(file, raw);
+  const own = agent.dialect !== 'claude-code' && agent.dialect !== 'antigravity-cli';
+  const { format, groups } = own ? agent : recognise(file, raw);
+  const dialect: ForeignDialect = own
+    ? agent.dialect
+    : format === 'antigravity-cli'
+      ? 'antigravity-cli'
+      : 'claude-code';
+  const roots = own
+    ? {
+        projectDir: agent.projectDir,
+        fileDir: dirname(resolve(file)),
+        ...(options.home ? { home: options.home } : {}),
+      }
+    : rootsOf(file, format, options.home);
   const agentsDir = join(outDir, '.agents');
   const hooksJson = join(agentsDir, 'hooks.json');
   const copier = new ScriptCopier(join(agentsDir, 'hooks-scripts'));
-  const notCarried: ImportReport['notCarried'] = [];
+  const notCarried: ImportReport['notCarried'] = [...agent.notCarried];
   const out: Json = existsSync(hooksJson)
     ? (JSON.parse(readFileSync(hooksJson, 'utf8')) as Json)
     : {};
   const names: string[] = [];
   let handlers = 0;
-  const events = Object.values(DIALECT_EVENT_KEYS) as string[];
+  const events = [...DIALECT_EVENTS[dialect].pre, ...DIALECT_EVENTS[dialect].post];
 
   for (const [groupName, eventMap] of groups) {
-    const at = format === 'antigravity-cli' ? groupName : 'hooks';
-    if (!isObject(eventMap)) throw bad(file, at, 'must be an object of events');
+    const at = own ? agent.at(groupName) : format === 'antigravity-cli' ? groupName : 'hooks';
+    if (!isObject(eventMap)) throw bad(file, at || '(top level)', 'must be an object of events');
     const name =
-      format === 'antigravity-cli'
+      own || format === 'antigravity-cli'
         ? groupName
         : (pluginName(roots) ??
           (format === 'claude-code-plugin' ? 'claude-plugin' : 'claude-code'));
+    const path = (rest: string) => (at ? `${at}.${rest}` : rest);
     if (name in out)
       throw bad(
         file,
@@ -208,17 +219,18 @@ export function importHooks(
         group.enabled = rules;
         continue;
       }
+      if (event === 'version' || event === '$schema') continue;
       if (!events.includes(event)) {
         notCarried.push({
-          path: `${at}.${event}`,
+          path: path(event),
           what: `hookbox has no counterpart of the ${event} event`,
         });
         continue;
       }
-      if (!Array.isArray(rules)) throw bad(file, `${at}.${event}`, 'must be an array of rules');
+      if (!Array.isArray(rules)) throw bad(file, path(event), 'must be an array of rules');
       const carried: Json[] = [];
       rules.forEach((rule: unknown, r) => {
-        const rulePath = `${at}.${event}[${r}]`;
+        const rulePath = path(`${event}[${r}]`);
         if (!isObject(rule) || !Array.isArray(rule.hooks))
           throw bad(file, rulePath, 'must be {"matcher"?, "hooks": [...]}');
         const matcher = rule.matcher;
@@ -278,7 +290,7 @@ const DROPPED_KEYS: Record<string, string> = {
 function carryHandler(
   handler: unknown,
   path: string,
-  dialect: Exclude<HookDialect, 'gemini'>,
+  dialect: ForeignDialect,
   roots: PathRoots,
   copier: ScriptCopier,
   notCarried: ImportReport['notCarried'],
@@ -300,9 +312,7 @@ function carryHandler(
   let timeout =
     typeof handler.timeout === 'number' && handler.timeout > 0
       ? Math.ceil(handler.timeout)
-      : dialect === 'claude-code'
-        ? CLAUDE_DEFAULT_TIMEOUT_SECONDS
-        : undefined;
+      : DEFAULT_TIMEOUT_SECONDS[dialect];
   if (timeout !== undefined && timeout > MAX_HOOK_TIMEOUT_SECONDS) {
     notCarried.push({
       path: `${path}.timeout`,
@@ -342,7 +352,8 @@ function carryHandler(
     const inSandbox = copier.copy(reference.file!);
     command = command.slice(0, reference.start) + inSandbox + command.slice(reference.end);
   }
-  return { type: 'command', command, ...timing };
+  const onError = handler.on_error === 'deny' ? { on_error: 'deny' } : {};
+  return { type: 'command', command, ...timing, ...onError };
 }
 
 /** The report as text, for the terminal. */

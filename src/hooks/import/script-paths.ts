@@ -14,6 +14,13 @@ export interface PathRoots {
   home?: string;
 }
 
+const PROJECT_DIR_VARIABLES = [
+  'CLAUDE_PROJECT_DIR',
+  'GEMINI_PROJECT_DIR',
+  'CURSOR_PROJECT_DIR',
+  'OPENHANDS_PROJECT_DIR',
+];
+
 /** Extensions of scripts an interpreter is given (`python3 check.py`, `node guard.js`). */
 const SCRIPT_EXTENSION = /\.(sh|bash|py|js|mjs|cjs|ts|rb|pl|jq)$/;
 
@@ -70,7 +77,8 @@ function expand(value: string, roots: PathRoots): string | undefined {
   const home = roots.home ?? homedir();
   let unknown = false;
   let text = value.replace(/\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?/g, (_, name: string) => {
-    if (name === 'CLAUDE_PROJECT_DIR') return roots.projectDir;
+    // Each agent's name for the project folder (docs/dialects.md, "Import").
+    if (PROJECT_DIR_VARIABLES.includes(name)) return roots.projectDir;
     if (name === 'CLAUDE_PLUGIN_ROOT' && roots.pluginRoot) return roots.pluginRoot;
     if (name === 'HOME') return home;
     unknown = true;

@@ -250,11 +250,11 @@ describe('hooks.json dialect groups', () => {
     expect(result.success && result.config.groups[0]!.dialect).toBe('claude-code');
   });
   it('refuses an unknown dialect, naming the field', () => {
-    expect(problems({ g: { dialect: 'cursor', PreToolUse: rules } })).toEqual([
+    expect(problems({ g: { dialect: 'windsurf', PreToolUse: rules } })).toEqual([
       {
         path: 'g.dialect',
         message: expect.stringMatching(
-          /unknown dialect "cursor".*"claude-code" or "antigravity-cli"/,
+          /unknown dialect "windsurf".*"claude-code" or .*"openhands"/,
         ),
       },
     ]);
@@ -263,7 +263,7 @@ describe('hooks.json dialect groups', () => {
     expect(problems({ g: { dialect: 'antigravity-cli', pre_tool_execution: rules } })).toEqual([
       {
         path: 'g.pre_tool_execution',
-        message: expect.stringMatching(/uses that system's event names: PreToolUse/),
+        message: expect.stringMatching(/uses that agent's event names \(PreToolUse, PostToolUse\)/),
       },
     ]);
     expect(problems({ g: { PreToolUse: rules } })[0]).toMatchObject({

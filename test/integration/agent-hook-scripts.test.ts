@@ -1,0 +1,170 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fetchJson, scriptedRequest, useServer } from './api-helpers.js';
+import { cli, sourcesDir } from './cli-helpers.js';
+
+/**
+ * Real, published hook scripts written for Copilot, Cursor, OpenHands and Gemini CLI, copied verbatim under
+ * test/integration/agent-hooks/ (each with its source and licence beside it), run unchanged as
+ * gates in real sandboxes through `hookbox call` and through the API (docs/dialects.md): each
+ * block case is blocked with the script's own reason, each allow case runs.
+ */
+const server = useServer();
+const HERE = join(import.meta.dirname, 'agent-hooks');
+const script = (path: string) => readFileSync(join(HERE, path), 'utf8');
+
+const files = {
+  '.agents/hooks.json': JSON.stringify({
+    'copilot-guards': {
+      dialect: 'copilot',
+      preToolUse: [
+        {
+          hooks: [
+            { type: 'command', command: 'bash /.agents/hooks-scripts/pre-force-push-block.sh' },
+            { type: 'command', command: 'bash /.agents/hooks-scripts/enforce-file-permissions.sh' },
+          ],
+        },
+      ],
+    },
+    'cursor-block-git': {
+      dialect: 'cursor',
+      beforeShellExecution: [
+        { hooks: [{ type: 'command', command: 'bash /.agents/hooks-scripts/block-git.sh' }] },
+      ],
+    },
+    'openhands-block-dangerous': {
+      dialect: 'openhands',
+      PreToolUse: [
+        {
+          matcher: 'terminal',
+          hooks: [{ type: 'command', command: 'bash /.agents/hooks-scripts/block_dangerous.sh' }],
+        },
+      ],
+    },
+    'gemini-cli-secrets': {
+      dialect: 'gemini-cli',
+      BeforeTool: [
+        {
+          matcher: 'write_file|replace',
+          hooks: [{ type: 'command', command: 'bash /.agents/hooks-scripts/block-secrets.sh' }],
+        },
+      ],
+    },
+  }),
+  '.agents/hooks-scripts/pre-force-push-block.sh': script(
+    'copilot/htekdev-vidpipe/pre-force-push-block.sh',
+  ),
+  '.agents/hooks-scripts/enforce-file-permissions.sh': script(
+    'copilot/github-docs/enforce-file-permissions.sh',
+  ),
+  '.agents/hooks-scripts/block-git.sh': script('cursor/hamzafer-cursor-hooks/block-git.sh'),
+  '.agents/hooks-scripts/block_dangerous.sh': script(
+    'openhands/openhands-software-agent-sdk/block_dangerous.sh',
+  ),
+  '.agents/hooks-scripts/block-secrets.sh': script('gemini-cli/gemini-cli-docs/block-secrets.sh'),
+};
+
+type Case = { tool: string; args: Record<string, unknown>; blockedBy?: [string, string] };
+const CASES: Case[] = [
+  {
+    tool: 'code_execution',
+    args: { code: 'git push --force origin main' },
+    blockedBy: [
+      'copilot-guards',
+      'Force pushing rewrites remote history and breaks collaborators. Create a new fixup commit instead.',
+    ],
+  },
+  {
+    tool: 'replace_file_content',
+    args: {
+      TargetFile: 'docs/readme.txt',
+      StartLine: 1,
+      EndLine: 1,
+      TargetContent: 'old',
+      ReplacementContent: 'new',
+    },
+    blockedBy: ['copilot-guards', 'Can only edit files in src/ or test/ directories'],
+  },
+  {
+    tool: 'code_execution',
+    args: { code: 'git status' },
+    blockedBy: [
+      'cursor-block-git',
+      "The git command '$command' has been blocked by a project hook. Instead of using raw git commands, please use the 'gh' tool.",
+    ],
+  },
+  {
+    tool: 'code_execution',
+    args: { code: 'rm -rf /tmp/scratch' },
+    blockedBy: ['openhands-block-dangerous', 'rm -rf commands are blocked for safety'],
+  },
+  {
+    tool: 'write_to_file',
+    args: { TargetFile: 'config.txt', CodeContent: 'password=hunter2' },
+    blockedBy: ['gemini-cli-secrets', 'Potential secret detected'],
+  },
+  { tool: 'code_execution', args: { code: 'echo allowed-by-all' } },
+  { tool: 'write_to_file', args: { TargetFile: 'notes.txt', CodeContent: 'nothing to hide' } },
+];
+
+describe('published agent hook scripts, unchanged', () => {
+  it('through hookbox call: each block case blocked with its own reason, each allow case runs', async () => {
+    const dir = sourcesDir(files);
+    for (const c of CASES) {
+      const run = await cli(
+        'call',
+        '--sources',
+        dir,
+        '--tool',
+        c.tool,
+        '--args',
+        JSON.stringify(c.args),
+        '--json',
+      );
+      expect(run.stderr).toBe('');
+      const outcome = JSON.parse(run.stdout) as {
+        blocked: boolean;
+        reason: string | null;
+        hooks: { group: string; outcome: string; dialect?: string }[];
+      };
+      if (c.blockedBy) {
+        expect(outcome, JSON.stringify(c)).toMatchObject({ blocked: true, reason: c.blockedBy[1] });
+        expect(outcome.hooks.find((hook) => hook.outcome === 'deny')?.group).toBe(c.blockedBy[0]);
+      } else {
+        expect(outcome, JSON.stringify(c)).toMatchObject({ blocked: false });
+        expect(outcome.hooks.length).toBeGreaterThan(0);
+        expect(outcome.hooks.every((hook) => hook.outcome === 'allow')).toBe(true);
+      }
+    }
+  });
+
+  it('through the API: the same cases in one interaction', async () => {
+    const calls = CASES.map((c) =>
+      c.tool === 'code_execution'
+        ? { type: 'code_execution_call' as const, arguments: { ...c.args, language: 'bash' } }
+        : { type: 'tool_call' as const, name: c.tool, arguments: c.args },
+    );
+    const sources = Object.entries(files).map(([target, content]) => ({
+      type: 'inline' as const,
+      target,
+      content,
+    }));
+    const answer = await fetchJson(
+      server(),
+      'POST',
+      '/v1beta/interactions',
+      scriptedRequest(calls, sources),
+    );
+    expect(answer.status, answer.text).toBe(200);
+    const results = (
+      answer.json.steps as { type: string; blocked?: boolean; result?: unknown }[]
+    ).filter((step) => step.type.endsWith('_result'));
+    expect(results).toHaveLength(CASES.length);
+    CASES.forEach((c, i) => {
+      if (c.blockedBy) expect(results[i]).toMatchObject({ blocked: true, result: c.blockedBy[1] });
+      else expect(results[i]).toMatchObject({ blocked: false });
+    });
+    expect(JSON.stringify(results.at(-2))).toContain('allowed-by-all');
+  });
+});

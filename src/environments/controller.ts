@@ -25,6 +25,7 @@ import { DEFAULT_TEMPLATE } from '../templates/template-image.js';
 import { defaultRuntime, type ControllerOptions } from './controller-options.js';
 import { reattachEnvironment } from './controller-restore.js';
 import { makeSandbox } from './controller-sandboxes.js';
+import { KnownRuntimes } from '../sandbox/known-runtimes.js';
 import { prepare } from './controller-start.js';
 import { createEnvironment, type CopiedFrom } from './environment-creation.js';
 import type { Templates } from '../templates/templates.js';
@@ -142,6 +143,15 @@ export class Controller {
     return makeSandbox(maker, environmentId, sources, options, network, image, fill);
   }
 
+  /** The engine's runtimes, for refusing an unknown `sandbox.runtime` with a 400 (docs/gvisor.md). */
+  private runtimes: KnownRuntimes | undefined;
+
+  /** Refuses, naming `field`, a runtime the engine does not know. */
+  checkRuntime(runtime: string, field = 'sandbox.runtime'): Promise<void> {
+    this.runtimes ??= new KnownRuntimes(this.client);
+    return this.runtimes.check(runtime, field);
+  }
+
   /** How networked environments reach out (set once, at start). */
   private egressSettings: EgressSettings | undefined;
 
@@ -242,6 +252,7 @@ export class Controller {
         observers: this.observers,
         credentials: this.credentials,
         makeSandbox: (...args) => this.makeSandbox(...args),
+        checkRuntime: (runtime, field) => this.checkRuntime(runtime, field),
         adopt: (...args) => this.adopt(...args),
         forget: (id) => this.environments.delete(id),
       },

@@ -53,6 +53,8 @@ export interface EnvironmentCreation {
     settings: ToolRunSettings,
     owner: { tenant: string | null; pooled?: boolean },
   ): Environment;
+  /** Refuses, naming `field`, a runtime the engine does not know. */
+  checkRuntime(runtime: string, field: string): Promise<void>;
   /** Unlists an environment whose making failed. */
   forget(environmentId: string): void;
 }
@@ -78,8 +80,10 @@ export async function createEnvironment(
 ): Promise<Environment> {
   checkEnvironmentOptions(options);
   const startedAt = performance.now();
-  if (options.sandbox?.runtime !== undefined)
+  if (options.sandbox?.runtime !== undefined) {
     checkRuntimeName(options.sandbox.runtime, 'sandbox.runtime');
+    await host.checkRuntime(options.sandbox.runtime, 'sandbox.runtime');
+  }
   const sources = placeSources(options.sources ?? []);
   const parsedAllowlist = parseNetworkOptions(options.network);
   const gates = copied

@@ -78,6 +78,9 @@ export async function prepareInteraction(
     refuseForExisting(prefix, 'template', 'template');
   if (template !== undefined)
     await environments.controller.templates.resolve(template, `${prefix}.template`);
+  // The engine must know the runtime: its own refusal would come halfway through making one.
+  if (config?.sandbox?.runtime !== undefined && target.kind !== 'existing')
+    await environments.controller.checkRuntime(config.sandbox.runtime, `${prefix}.sandbox.runtime`);
   // Shared state: the environment may be another replica's; take it on (docs/kubernetes.md).
   if (target.kind === 'existing') await environments.adoptEnvironment(target.id);
   if (config?.env !== undefined && target.kind === 'existing')

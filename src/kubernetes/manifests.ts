@@ -10,6 +10,7 @@ import type {
   V1ServiceAccount,
 } from '@kubernetes/client-node';
 import { stringify } from 'yaml';
+import { SECRET_KEY_VARIABLE } from '../credentials/secret-key.js';
 import { LABEL_ROLE } from '../sandbox/labels.js';
 import { KUBERNETES_DEFAULTS } from './pod-spec.js';
 
@@ -23,7 +24,11 @@ export interface ManifestOptions {
   sandboxImage: string;
   /** Controller replicas behind the Service; they share state through PostgreSQL. @default 2 */
   replicas?: number;
-  /** The Secret holding `url` (the PostgreSQL URL) and `api-keys`. @default 'hookbox' */
+  /**
+   * The Secret holding `url` (the PostgreSQL URL), `api-keys` and `secret-key` (the
+   * `HOOKBOX_SECRET_KEY` that seals stored credentials; docs/credentials.md). Made by the operator,
+   * never printed here, so no secret is in the YAML (docs/kubernetes.md). @default 'hookbox'
+   */
   secretName?: string;
   /** A RuntimeClass for gVisor (handler `runsc`) and sandboxes that use it. @default undefined */
   gvisorRuntimeClass?: string;
@@ -34,6 +39,8 @@ export interface ManifestOptions {
 export const CONTROLLER_NAME = 'hookbox-controller';
 const APP_LABEL = 'app.kubernetes.io/name';
 const API_PORT = 8080;
+/** The key of the Secret that holds `HOOKBOX_SECRET_KEY`. */
+export const SECRET_KEY_ENTRY = 'secret-key';
 
 /** The controller's RBAC: pods in its own namespace, and attaching to them. Nothing else. */
 export function controllerRole(namespace: string): V1Role {
@@ -147,8 +154,19 @@ export function manifests(options: ManifestOptions): KubernetesObject[] {
                   name: 'HOOKBOX_API_KEYS',
                   valueFrom: { secretKeyRef: { name: secretName, key: 'api-keys' } },
                 },
+                // Every replica must seal and open credentials with the same key, or a credential
+                // stored through one replica is unusable on the others (docs/credentials.md).
+                {
+                  name: SECRET_KEY_VARIABLE,
+                  valueFrom: { secretKeyRef: { name: secretName, key: SECRET_KEY_ENTRY } },
+                },
               ],
-              readinessProbe: { tcpSocket: { port: API_PORT }, periodSeconds: 5 },
+              // Ready when the API answers, not when the port is merely open: /healthz is keyless
+              // and runs no code (docs/operations.md).
+              readinessProbe: {
+                httpGet: { path: '/healthz', port: 'http' },
+                periodSeconds: 5,
+              },
               securityContext: {
                 runAsNonRoot: true,
                 runAsUser: 1000,

@@ -123,6 +123,8 @@ export interface BuildImageOptions {
  */
 export interface ContainerClient {
   ping(): Promise<void>;
+  /** The OCI runtimes the engine knows (Docker's `runtimes`); absent where there is no such list. */
+  runtimes?(): Promise<string[]>;
   imageLabels(tag: string): Promise<Record<string, string> | undefined>;
   createVolume(name: string, labels: Record<string, string>): Promise<void>;
   removeVolume(name: string): Promise<void>;

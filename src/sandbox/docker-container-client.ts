@@ -45,6 +45,13 @@ export class DockerContainerClient implements ContainerClient {
     await this.call('ping', {}, () => this.docker.ping());
   }
 
+  async runtimes(): Promise<string[]> {
+    const info = (await this.call('info', {}, () => this.docker.info())) as {
+      Runtimes?: Record<string, unknown>;
+    };
+    return Object.keys(info.Runtimes ?? {});
+  }
+
   imageLabels(tag: string): Promise<Record<string, string> | undefined> {
     return this.images.labels(tag);
   }

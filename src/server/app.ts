@@ -18,6 +18,9 @@ import { registerCredentialsRoutes } from './routes-credentials.js';
 import { registerFilesRoutes } from './routes-files.js';
 import { registerMcpRoutes } from './routes-mcp.js';
 import { registerSnapshotRoutes } from './routes-snapshots.js';
+import { canonicalUrl, checkPathSegments, routedPath } from './request-path.js';
+
+export { v1betaUrl } from './request-path.js';
 
 /** What a `/v1beta/{kind}s/{id}` path names, for the router's refusal of an overlong id. */
 const ID_KINDS = ['environment', 'credential', 'snapshot'] as const;
@@ -62,11 +65,6 @@ export interface AppOptions {
   metrics?: HookboxMetrics;
 }
 
-/** `/v1/…` as `/v1beta/…`; every other URL unchanged. */
-export function v1betaUrl(url: string): string {
-  return url.startsWith('/v1/') || url === '/v1' ? `/v1beta${url.slice(3)}` : url;
-}
-
 /** The keys of a server: plain keys first (each its own tenant), then the structured ones. */
 export function keyTableOf(apiKeys: readonly string[], tenantKeys: readonly TenantKey[] = []) {
   const plain = apiKeys.map(tenantOfPlainKey);
@@ -85,9 +83,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
     bodyLimit,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
-    // Every route answers under `/v1` as well as `/v1beta`: the Gemini SDKs call `/v1` by default
-    // (docs/contract.md §9). Rewritten before routing, so checks and routes see one path.
-    rewriteUrl: (request) => v1betaUrl(request.url ?? '/'),
+    // One canonical path (unreserved escapes decoded, `/v1` as `/v1beta`), made before routing: the
+    // router matches it and every check below reads it (src/server/request-path.ts).
+    rewriteUrl: (request) => canonicalUrl(request.url ?? '/'),
     // The router's own refusals (a path segment over 100 characters, a malformed URL) are
     // answered in hookbox's error shape too, like every other 4xx.
     frameworkErrors: (error, request, reply) => {
@@ -119,11 +117,13 @@ export function buildApp(options: AppOptions): FastifyInstance {
   // Before any body is read: the Host check, then the key. A refused request's body is never read.
   app.addHook('onRequest', async (request) => {
     hosts.check(request.headers.host);
+    // Every decision below is made on the path the router matched, never on the raw URL.
+    const path = routedPath(request.url);
+    checkPathSegments(path);
     // Real clients send `Content-Type: application/json` on every request; a GET or DELETE with no
     // body has nothing to parse, so the header is dropped rather than refused as an empty body.
     // So is a POST that takes no body: a snapshot, a fork (docs/environments.md).
-    const bodiless =
-      request.method === 'POST' && /\/(snapshots|fork)$/.test(request.url.split('?')[0] ?? '');
+    const bodiless = request.method === 'POST' && /\/(snapshots|fork)$/.test(path);
     if (
       (request.method === 'GET' ||
         request.method === 'DELETE' ||
@@ -133,7 +133,6 @@ export function buildApp(options: AppOptions): FastifyInstance {
       (request.headers['content-length'] === undefined || request.headers['content-length'] === '0')
     )
       delete request.headers['content-type'];
-    const path = request.url.split('?')[0]!;
     if (PUBLIC_PATHS.has(path) || isPublicConsolePath(path)) return;
     const caller = keys.open ? LOCAL_CALLER : keys.identify(request.headers);
     if (!caller)

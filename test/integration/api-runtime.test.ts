@@ -1,5 +1,6 @@
 // `environment.sandbox.runtime` in the HTTP API: a new environment on gVisor; a bad name or a
-// sandbox for an existing environment is a 400 naming the field (docs/gvisor.md).
+// sandbox for an existing environment is a 400 naming the field, and so is a runtime the engine
+// does not know (docs/gvisor.md).
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Controller } from '../../src/environments/controller.js';
 import { createLogger } from '../../src/record/logger.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
+import { UserError } from '../../src/errors/index.js';
+import { LABEL_CONTROLLER } from '../../src/sandbox/labels.js';
+import { apiErrorOf } from './api-error.js';
 
 const KEY = 'runtime-test-key';
 let server: RunningServer;
@@ -77,5 +81,30 @@ describe('environment.sandbox.runtime', () => {
     });
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.json)).toContain('environment.sandbox.runtime');
+  });
+
+  it('a runtime the engine does not know is a 400 listing the ones it has, and makes nothing', async () => {
+    const { controller } = server.service;
+    const mine = () =>
+      controller.client.listContainers([`${LABEL_CONTROLLER}=${controller.identity.id}`]);
+    const before = await mine();
+    const unknown = await post({
+      ...unameCall,
+      environment: { type: 'remote', sandbox: { runtime: 'runsc-nope' } },
+    });
+    expect(unknown.status).toBe(400);
+    const error = apiErrorOf(unknown.json);
+    expect(error.code).toBe('invalid_argument');
+    expect(error.field).toBe('environment.sandbox.runtime');
+    expect(error.message).toContain('"runsc-nope"');
+    expect(error.message).toContain('"runc"');
+    expect((await mine()).length).toBe(before.length);
+    // The library says the same, naming its own field.
+    const refused = await controller.createEnvironment({ sandbox: { runtime: 'runsc-nope' } }).then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+    expect(refused).toBeInstanceOf(UserError);
+    expect((refused as UserError).details.field).toBe('sandbox.runtime');
   });
 });

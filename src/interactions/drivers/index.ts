@@ -8,10 +8,13 @@
  * | `openai:<model>` | `openai` (any OpenAI-compatible chat-completions endpoint) | `HOOKBOX_OPENAI_BASE_URL` |
  *
  * `HOOKBOX_AGENT_ALIASES` maps agent names onto others before this table is read, e.g.
- * `antigravity-preview-05-2026=openai:qwen2.5` runs Gemini requests unchanged on a local model.
+ * `antigravity-preview-05-2026=openai:qwen2.5` runs Gemini requests unchanged on a local model. The
+ * alias picks the driver only: the tool vocabulary stays the requested name's.
  */
 import { UserError } from '../../errors/index.js';
-import { DEFAULT_VOCABULARY, VOCABULARIES, type VocabularyId } from '../../tools/registry.js';
+export { vocabularyForAgent } from '../../tools/vocabulary-for-agent.js';
+import type { VocabularyId } from '../../tools/registry.js';
+import { vocabularyForAgent } from '../../tools/vocabulary-for-agent.js';
 import type { ModelDriver } from '../driver.js';
 import { scriptedDriver } from './scripted.js';
 
@@ -89,7 +92,11 @@ export interface ResolvedAgent {
   driver: ModelDriver;
   /** The agent name after aliases. */
   agent: string;
-  /** The tool vocabulary a new environment for this agent speaks. */
+  /**
+   * The tool vocabulary a new environment for this agent speaks: the one of the name the request
+   * gave, never of an alias's target, so an alias cannot change which gates fire
+   * (docs/drivers.md, "Aliases").
+   */
   vocabulary: VocabularyId;
 }
 
@@ -98,16 +105,6 @@ export interface DriverRegistryOptions {
   routes?: readonly AgentRoute[];
   /** @default process.env */
   env?: DriverEnv;
-}
-
-/** The vocabulary of an agent: `…-09-2026` agents speak `2026-09` once that vocabulary exists. */
-export function vocabularyForAgent(agent: string): VocabularyId {
-  const match = /-(\d{2})-(\d{4})$/.exec(agent);
-  if (match) {
-    const id = `${match[2]}-${match[1]}`;
-    if (id in VOCABULARIES) return id as VocabularyId;
-  }
-  return DEFAULT_VOCABULARY;
 }
 
 /** Picks the driver for an agent name (docs/contract.md §9). */
@@ -162,6 +159,10 @@ export class DriverRegistry {
         { details: { field: 'agent', missing } },
       );
     }
-    return { driver: await loader(agent, this.env), agent, vocabulary: vocabularyForAgent(agent) };
+    return {
+      driver: await loader(agent, this.env),
+      agent,
+      vocabulary: vocabularyForAgent(requested),
+    };
   }
 }

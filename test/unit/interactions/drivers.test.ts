@@ -75,6 +75,23 @@ describe('the driver registry', () => {
     );
   });
 
+  it('an alias picks the driver, never the vocabulary: the requested name keeps its own', async () => {
+    const env = {
+      GEMINI_API_KEY: 'k',
+      HOOKBOX_OPENAI_BASE_URL: 'http://127.0.0.1:1/v1',
+      HOOKBOX_AGENT_ALIASES:
+        'antigravity-preview-05-2026=openai:qwen2.5,local=scripted-05-2026,old=scripted-09-2026',
+    };
+    const registry = new DriverRegistry({ env });
+    const aliased = await registry.resolve('antigravity-preview-05-2026');
+    expect(aliased.agent).toBe('openai:qwen2.5');
+    expect(aliased.vocabulary).toBe('2026-05');
+    // The target's -MM-YYYY does not count either: a name with none speaks the default.
+    expect((await registry.resolve('local')).vocabulary).toBe(DEFAULT_VOCABULARY);
+    expect((await registry.resolve('local')).driver).toBe(scriptedDriver);
+    expect((await registry.resolve('old')).vocabulary).toBe(DEFAULT_VOCABULARY);
+  });
+
   it('an agent ending in -MM-YYYY speaks that vocabulary when it exists', () => {
     expect(vocabularyForAgent('antigravity-preview-05-2026')).toBe('2026-05');
     expect(vocabularyForAgent('antigravity-preview-01-1999')).toBe(DEFAULT_VOCABULARY);

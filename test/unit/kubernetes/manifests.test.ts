@@ -7,7 +7,8 @@ import { RuntimeClass } from 'kubernetes-models/node.k8s.io/v1';
 import { Role, RoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1';
 import { Namespace, Service, ServiceAccount } from 'kubernetes-models/v1';
 import { describe, expect, it } from 'vitest';
-import { manifests, manifestsYaml } from '../../../src/kubernetes/manifests.js';
+import type { V1Container } from '@kubernetes/client-node';
+import { manifests, manifestsYaml, SECRET_KEY_ENTRY } from '../../../src/kubernetes/manifests.js';
 
 const VALIDATORS: Record<string, new (data: never) => { validate(): void }> = {
   Namespace,
@@ -78,6 +79,36 @@ describe('hookbox k8s manifests', () => {
     expect(args).toContain('--backend kubernetes');
     expect(args).toContain('--state-url $(HOOKBOX_STATE_URL)');
     expect(args).toContain('--runtime runsc --runtime-class runsc=gvisor');
+  });
+
+  it('the controller gets HOOKBOX_SECRET_KEY from the Secret, and is ready when /healthz answers', () => {
+    const container = (
+      objects.find((o) => o.kind === 'Deployment') as unknown as {
+        spec: { template: { spec: { containers: V1Container[] } } };
+      }
+    ).spec.template.spec.containers[0]!;
+    // Without the key no credential can be stored or used (docs/credentials.md); every replica
+    // reads the same one, so a credential stored through one opens on the others.
+    const fromSecret = Object.fromEntries(
+      (container.env ?? []).map((entry) => [entry.name, entry.valueFrom?.secretKeyRef]),
+    );
+    expect(fromSecret.HOOKBOX_SECRET_KEY).toEqual({ name: 'hookbox', key: SECRET_KEY_ENTRY });
+    expect(fromSecret.HOOKBOX_STATE_URL?.name).toBe('hookbox');
+    const named = manifests({ ...options, secretName: 'prod-hookbox' });
+    const namedEnv = (
+      named.find((o) => o.kind === 'Deployment') as unknown as {
+        spec: { template: { spec: { containers: V1Container[] } } };
+      }
+    ).spec.template.spec.containers[0]!.env!;
+    expect(namedEnv.find((entry) => entry.name === 'HOOKBOX_SECRET_KEY')!.valueFrom).toEqual({
+      secretKeyRef: { name: 'prod-hookbox', key: SECRET_KEY_ENTRY },
+    });
+    // An HTTP probe of the keyless /healthz on the API's named port, not a bare TCP connect.
+    expect(container.readinessProbe?.tcpSocket).toBeUndefined();
+    expect(container.readinessProbe?.httpGet).toEqual({ path: '/healthz', port: 'http' });
+    expect(container.ports).toContainEqual({ name: 'http', containerPort: 8080 });
+    // No secret value is in the YAML: the Secret is referenced, never printed.
+    expect(objects.map((o) => o.kind)).not.toContain('Secret');
   });
 
   it('the RuntimeClass maps to the runsc handler; none without gVisor', () => {

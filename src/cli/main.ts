@@ -167,7 +167,7 @@ function program(io: CliIo, setCode: (code: number) => void): Command {
     .option('--port <port>', 'port to listen on; 0 picks one (default 8080)')
     .option(
       '--api-keys-file <file>',
-      'file of API keys: one per line, or YAML/JSON with name, key or sha256, role, quotas (also HOOKBOX_API_KEYS, comma-separated)',
+      'file of API keys: one per line, or YAML/JSON with name, key or sha256, role, quotas (also HOOKBOX_API_KEYS and, for admins, HOOKBOX_ADMIN_KEYS, comma-separated)',
     )
     .option(
       '--allowed-hosts <names>',

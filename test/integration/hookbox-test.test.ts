@@ -31,10 +31,14 @@ describe('hookbox test', () => {
   it('runs cases against real containers, checks containment with the gate off, writes valid JUnit', async () => {
     const { dir, file } = fixture(passing);
     const junit = join(dir, 'junit.xml');
-    const { code, stdout } = await cli('test', file, '--junit', junit, '--jobs', '2');
+    const { code, stdout, stderr } = await cli('test', file, '--junit', junit, '--jobs', '2');
     expect(code).toBe(0);
     expect(stdout).toMatch(/pass\s+seed-gate\s+blocks rm -rf \[gate off\]/);
-    expect(stdout).toMatch(/^3 passed, 0 failed \(3 runs of 2 cases in 1 fixture files/m);
+    expect(stdout).toMatch(/^3 passed, 0 failed \(3 runs of 2 cases in 1 fixture file,/m);
+    // Not on a terminal: a line per finished case, so a CI log shows the run is alive.
+    expect(stderr).toMatch(/^hookbox test: starting 2 environment\(s\) · \d+s$/m);
+    expect(stderr).toMatch(/^\[1\/3\] 0 failed · pass seed-gate › /m);
+    expect(stderr).toMatch(/^\[3\/3\] 0 failed · pass seed-gate › .* · \d+s$/m);
     const xml = readFileSync(junit, 'utf8');
     expect(XMLValidator.validate(xml)).toBe(true);
     const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml);

@@ -13,7 +13,8 @@ import {
   type VocabularyId,
 } from '../../tools/registry.js';
 import type { ToolCall } from '../../tools/types.js';
-import { callJson, callText } from '../format.js';
+import { callHeader, callJson, callText } from '../format.js';
+import { buildProgressFor, createProgress } from '../progress.js';
 import type { CliIo } from '../io.js';
 import { runtimeOption } from '../runtime-option.js';
 import { removingOnSignal } from '../interrupt.js';
@@ -150,7 +151,12 @@ export async function callCommand(options: CallCommandOptions, io: CliIo): Promi
     }
   });
 
-  const controller = await Controller.start(runtimeOption(options.runtime));
+  // An image or a shipped template built on demand says so, a line per stage (docs/console.md).
+  const progress = createProgress(io, options);
+  const controller = await Controller.start({
+    ...runtimeOption(options.runtime),
+    onProgress: buildProgressFor(io, progress),
+  });
   // An unknown template is bad input (exit 2), named by the option that gave it.
   await controller.templates.resolve(options.template, '--template');
   const outcomes: CallOutcome[] = [];
@@ -167,6 +173,8 @@ export async function callCommand(options: CallCommandOptions, io: CliIo): Promi
         // Without --json, code_execution's output is printed as it comes (docs/environments.md,
         // "Live output"); the summary after it then leaves the output out.
         let live = false;
+        // The header comes first, so live output sits under the call it belongs to.
+        if (!options.json) io.stdout(callHeader(call));
         const outcome = await environment.call(
           call,
           options.json
@@ -184,7 +192,8 @@ export async function callCommand(options: CallCommandOptions, io: CliIo): Promi
               },
         );
         outcomes.push(outcome);
-        if (!options.json) io.stdout(callText(outcome, { outputShown: live }));
+        if (!options.json)
+          io.stdout(callText(outcome, { outputShown: live, headerShown: true }));
       }
     } catch (error) {
       failure = error;

@@ -109,7 +109,7 @@ export async function testCommand(
   const started = performance.now();
   let results: CaseResult[];
   let failures = 0;
-  progress.update(`hookbox test: starting ${jobs} environment(s)`);
+  progress.stage(`hookbox test: starting ${jobs} environment(s)`);
   try {
     results = await runFixtures(controller, fixtures, {
       jobs,
@@ -122,8 +122,8 @@ export async function testCommand(
             `FAIL ${result.fixture} › ${result.name}${result.mode === 'containment' ? ' [gate off]' : ''}`,
           );
         }
-        progress.update(
-          `[${done}/${total}] ${failures} failed · ${result.passed ? 'pass' : 'FAIL'} ${result.fixture} › ${result.name}`,
+        progress.stage(
+          `[${done}/${total}] ${failures} failed · ${result.passed ? 'pass' : 'FAIL'} ${result.fixture} › ${result.name}${result.mode === 'containment' ? ' [gate off]' : ''}`,
         );
       },
     });
@@ -143,7 +143,7 @@ export async function testCommand(
     }
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     io.stdout(
-      `\n${results.length - failed.length} passed, ${failed.length} failed (${results.length} runs of ${fixtures.reduce((n, f) => n + f.fixture.cases.length, 0)} cases in ${fixtures.length} fixture files, ${seconds} s, ${jobs} jobs)\n`,
+      `\n${results.length - failed.length} passed, ${failed.length} failed (${results.length} runs of ${fixtures.reduce((n, f) => n + f.fixture.cases.length, 0)} cases in ${fixtures.length} fixture file${fixtures.length === 1 ? '' : 's'}, ${seconds} s, ${jobs} jobs)\n`,
     );
   }
   if (options.junit) writeFileSync(options.junit, junitXml(results));

@@ -62,6 +62,10 @@ function program(io: CliIo, setCode: (code: number) => void): Command {
     .option('--junit <file>', 'write JUnit XML results to FILE')
     .option('--no-containment', 'skip the gate-off containment check of destructive cases')
     .option('--gates-dir <dir>', 'where shipped gates live (default hooks-scripts/)')
+    .option(
+      '--keep-audit-logs',
+      "keep each case's audit log in $HOOKBOX_HOME/audit (by default removed with its environment)",
+    )
     .option('--json', 'print the results as JSON')
     .option(
       '--runtime <name>',

@@ -1,4 +1,12 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
@@ -71,5 +79,29 @@ cases:
     expect(XMLValidator.validate(xml)).toBe(true);
     const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml);
     expect(parsed.testsuites.failures).toBe('2');
+  });
+
+  it('leaves no audit logs unless asked, and applies the retention to older ones', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'hookbox-home-'));
+    const audit = join(home, 'audit');
+    mkdirSync(audit);
+    // A log of a gone environment, not written for 40 days: past the 30-day retention.
+    const old = join(audit, 'env_gone.jsonl');
+    writeFileSync(old, '{}\n');
+    const longAgo = new Date(Date.now() - 40 * 86_400_000);
+    utimesSync(old, longAgo, longAgo);
+    const before = process.env.HOOKBOX_HOME;
+    process.env.HOOKBOX_HOME = home;
+    try {
+      const { file } = fixture(passing);
+      expect((await cli('test', file, '--no-containment')).code).toBe(0);
+      expect(existsSync(old)).toBe(false);
+      expect(readdirSync(audit)).toEqual([]);
+      expect((await cli('test', file, '--no-containment', '--keep-audit-logs')).code).toBe(0);
+      expect(readdirSync(audit).filter((name) => name.endsWith('.jsonl'))).toHaveLength(2);
+    } finally {
+      if (before === undefined) delete process.env.HOOKBOX_HOME;
+      else process.env.HOOKBOX_HOME = before;
+    }
   });
 });

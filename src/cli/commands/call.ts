@@ -156,6 +156,8 @@ export async function callCommand(options: CallCommandOptions, io: CliIo): Promi
   const controller = await Controller.start({
     ...runtimeOption(options.runtime),
     onProgress: buildProgressFor(io, progress),
+    // Retention applies where logs are written (docs/operations.md, "Audit logs").
+    auditRetention: {},
   });
   // An unknown template is bad input (exit 2), named by the option that gave it.
   await controller.templates.resolve(options.template, '--template');
@@ -192,8 +194,7 @@ export async function callCommand(options: CallCommandOptions, io: CliIo): Promi
               },
         );
         outcomes.push(outcome);
-        if (!options.json)
-          io.stdout(callText(outcome, { outputShown: live, headerShown: true }));
+        if (!options.json) io.stdout(callText(outcome, { outputShown: live, headerShown: true }));
       }
     } catch (error) {
       failure = error;

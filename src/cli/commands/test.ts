@@ -15,6 +15,8 @@ export interface TestCommandOptions {
   containment?: boolean;
   gatesDir?: string;
   json?: boolean;
+  /** `--keep-audit-logs`: keep each case's audit log (by default removed with its environment). */
+  keepAuditLogs?: boolean;
   /** `--runtime`: the sandboxes' OCI runtime (runsc: gVisor). */
   runtime?: string;
 }
@@ -85,7 +87,11 @@ export async function testCommand(
   const progress = createProgress(io, options);
   let controller: Controller;
   try {
-    controller = await Controller.start({ onProgress: buildProgressFor(io, progress), ...runtime });
+    controller = await Controller.start({
+      onProgress: buildProgressFor(io, progress),
+      auditRetention: {},
+      ...runtime,
+    });
   } catch (error) {
     progress.done();
     throw error;
@@ -115,6 +121,7 @@ export async function testCommand(
       jobs,
       containment: options.containment ?? true,
       gatesDir: options.gatesDir,
+      keepAuditLogs: options.keepAuditLogs ?? false,
       onResult: (result, done, total) => {
         if (!result.passed) {
           failures++;

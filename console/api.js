@@ -14,7 +14,7 @@ export const session = {
   },
 };
 
-/** An error answer of the API: `{error: {code, message, status}}`. */
+/** An error answer of the API: `status` is the HTTP status, `code` hookbox's error code. */
 export class ApiError extends Error {
   constructor(status, code, message) {
     super(message);
@@ -23,11 +23,28 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The one place that reads an error body (docs/console.md): its message and hookbox code, from the
+ * HTTP status and the parsed body (`{error: {code, message, status}}`), or the raw text.
+ */
+export function errorOf(httpStatus, body, text) {
+  const error = (body && body.error) || {};
+  const code = typeof error.code === 'string' ? error.code : (error.status ?? 'http_error');
+  return new ApiError(httpStatus, code, error.message ?? (text || `HTTP ${httpStatus}`));
+}
+
 const headers = (key) => (key ? { 'x-goog-api-key': key } : {});
 
-/** GET or DELETE a JSON endpoint with the session's key (or the one given). */
-export async function api(path, { method = 'GET', key = session.key, signal } = {}) {
-  const response = await fetch(path, { method, headers: headers(key), signal, cache: 'no-store' });
+/** GET, DELETE or POST (with a JSON `body`) an endpoint with the session's key (or the one given). */
+export async function api(path, { method = 'GET', key = session.key, signal, body: sent } = {}) {
+  const response = await fetch(path, {
+    method,
+    headers:
+      sent === undefined ? headers(key) : { ...headers(key), 'content-type': 'application/json' },
+    body: sent === undefined ? undefined : JSON.stringify(sent),
+    signal,
+    cache: 'no-store',
+  });
   const text = await response.text();
   let body;
   try {
@@ -35,10 +52,7 @@ export async function api(path, { method = 'GET', key = session.key, signal } = 
   } catch {
     body = {};
   }
-  if (!response.ok) {
-    const error = body.error ?? {};
-    throw new ApiError(response.status, error.code ?? 'http_error', error.message ?? text);
-  }
+  if (!response.ok) throw errorOf(response.status, body, text);
   return body;
 }
 

@@ -2,6 +2,16 @@ import { useState } from 'preact/hooks';
 import { api, ApiError } from './api.js';
 import { html } from './format.js';
 
+/** What went wrong, as it happened: a refused key, a tenant's key, an error answer, no answer. */
+function signInFailure(failure) {
+  if (!(failure instanceof ApiError)) return `The server could not be reached: ${failure.message}`;
+  if (failure.status === 401)
+    return 'That API key was refused. Use one of the keys hookbox serve was started with.';
+  if (failure.status === 403)
+    return `This key is not an admin key: the console shows every tenant's activity, so it needs a key with role admin (HOOKBOX_ADMIN_KEYS, or role: admin in --api-keys-file). The server said: ${failure.message}`;
+  return `The server answered ${failure.status}: ${failure.message}`;
+}
+
 /** Asks for an API key and checks it against the server before keeping it for this tab. */
 export function SignIn({ onSignedIn, notice }) {
   const [key, setKey] = useState('');
@@ -15,11 +25,7 @@ export function SignIn({ onSignedIn, notice }) {
       await api('/console/api/overview', { key: key.trim() });
       onSignedIn(key.trim());
     } catch (failure) {
-      setError(
-        failure instanceof ApiError && failure.status === 401
-          ? 'That API key was refused. Use one of the keys hookbox serve was started with.'
-          : `The server could not be reached: ${failure.message}`,
-      );
+      setError(signInFailure(failure));
     } finally {
       setBusy(false);
     }
@@ -43,8 +49,8 @@ export function SignIn({ onSignedIn, notice }) {
         />
         <button type="submit" disabled=${busy}>${busy ? 'Checking…' : 'Sign in'}</button>
         <p id="signin-help" class="hint">
-          The key of <code>hookbox serve</code> (HOOKBOX_API_KEYS or --api-keys-file). It is kept in
-          this tab only and forgotten when the tab closes.
+          An admin key of <code>hookbox serve</code> (HOOKBOX_ADMIN_KEYS, or role: admin in
+          --api-keys-file). It is kept in this tab only and forgotten when the tab closes.
         </p>
         ${error && html`<p id="signin-error" class="error" role="alert">${error}</p>`}
       </form>

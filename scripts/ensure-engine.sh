@@ -28,5 +28,5 @@ for _ in $(seq 1 120); do
   if engine_up; then log "Docker engine ready"; exit 0; fi
   sleep 0.5
 done
-echo "Docker engine did not answer within 60 s; see ${HOOKBOX_DOCKERD_LOG:-/var/log/hookbox-dockerd.log}" >&2
+echo "Docker engine did not answer at ${DOCKER_HOST:-unix:///var/run/docker.sock} within 60 s; see ${HOOKBOX_DOCKERD_LOG:-/var/log/hookbox-dockerd.log}" >&2
 exit 1

@@ -34,9 +34,16 @@ export function callJson(outcome: CallOutcome) {
 }
 
 /** A readable account of one call: the call, each hook with its outcome, then the result. */
-export function callText(outcome: CallOutcome, options: { outputShown?: boolean } = {}): string {
+/** The `▶ tool {args}` line a call's text starts with. */
+export const callHeader = (call: { name: string; args: unknown }): string =>
+  `▶ ${visibleLine(call.name)} ${visibleLine(JSON.stringify(call.args))}\n`;
+
+export function callText(
+  outcome: CallOutcome,
+  options: { outputShown?: boolean; headerShown?: boolean } = {},
+): string {
   const lines: string[] = [
-    `▶ ${visibleLine(outcome.tool_call.name)} ${visibleLine(JSON.stringify(outcome.tool_call.args))}`,
+    ...(options.headerShown ? [] : [callHeader(outcome.tool_call).trimEnd()]),
     ...outcome.hooks.map(hookLine),
   ];
   if (outcome.blocked) lines.push(`  ✖ blocked: ${visibleLine(outcome.reason ?? '')}`);

@@ -81,6 +81,10 @@ function program(io: CliIo, setCode: (code: number) => void): Command {
     .option('--junit <file>', 'write JUnit XML results to FILE')
     .option('--no-containment', 'skip the gate-off containment check of destructive cases')
     .option('--gates-dir <dir>', 'where shipped gates live (default hooks-scripts/)')
+    .option(
+      '--keep-audit-logs',
+      "keep each case's audit log in $HOOKBOX_HOME/audit (by default removed with its environment)",
+    )
     .option('--json', 'print the results as JSON')
     .option(
       '--runtime <name>',
@@ -186,7 +190,7 @@ function program(io: CliIo, setCode: (code: number) => void): Command {
     .option('--port <port>', 'port to listen on; 0 picks one (default 8080)')
     .option(
       '--api-keys-file <file>',
-      'file of API keys: one per line, or YAML/JSON with name, key or sha256, role, quotas (also HOOKBOX_API_KEYS, comma-separated)',
+      'file of API keys: one per line, or YAML/JSON with name, key or sha256, role, quotas (also HOOKBOX_API_KEYS and, for admins, HOOKBOX_ADMIN_KEYS, comma-separated)',
     )
     .option(
       '--allowed-hosts <names>',

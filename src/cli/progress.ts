@@ -1,10 +1,10 @@
 import type { CliIo } from './io.js';
 
 /**
- * Progress of a long command (image builds, `hookbox test`, `hookbox gc`): one line on stderr,
- * rewritten in place with the time elapsed. Only in a terminal: with `--json`, in CI (`CI` set) or
- * when output is not a terminal it prints nothing, so logs and pipes stay clean (docs/console.md,
- * "Progress in the terminal").
+ * Progress of a long command (image builds, `hookbox test`, `hookbox gc`): in a terminal, one line
+ * on stderr rewritten in place with the time elapsed. Elsewhere (CI, a log, a pipe) each stage is a
+ * line of its own, so a long job is never silent; with `--json` nothing (docs/console.md, "Progress
+ * in the terminal").
  */
 export interface Progress {
   /** Whether anything is shown at all. */
@@ -13,6 +13,11 @@ export interface Progress {
   update(text: string): void;
   /** Prints a line that stays (above the progress line). */
   note(text: string): void;
+  /**
+   * A stage reached: on the line in a terminal, a line of its own (with the time elapsed) in a log;
+   * nothing with `--json`.
+   */
+  stage(text: string): void;
   /** Clears the line and stops the clock. */
   done(): void;
 }
@@ -34,10 +39,18 @@ const elapsed = (startedMs: number) => {
 
 /** A progress line on `io.stderr`; inert when progress is not wanted. */
 export function createProgress(io: CliIo, options: { json?: boolean } = {}): Progress {
-  if (!progressWanted(io, options)) {
-    return { live: false, update: () => {}, note: () => {}, done: () => {} };
-  }
   const started = Date.now();
+  if (!progressWanted(io, options)) {
+    return {
+      live: false,
+      update: () => {},
+      note: () => {},
+      stage: (text) => {
+        if (!options.json) io.stderr(`${text} · ${elapsed(started)}\n`);
+      },
+      done: () => {},
+    };
+  }
   const width = () => Math.max(40, (process.stderr.columns ?? 100) - 1);
   let text = '';
   let shown = false;
@@ -65,6 +78,10 @@ export function createProgress(io: CliIo, options: { json?: boolean } = {}): Pro
       io.stderr(`${line}\n`);
       draw();
     },
+    stage(next) {
+      text = next;
+      draw();
+    },
     done() {
       clearInterval(ticker);
       clear();
@@ -75,8 +92,8 @@ export function createProgress(io: CliIo, options: { json?: boolean } = {}): Pro
 
 /**
  * The callback an image build reports to: in a terminal, the stage and its current step on the
- * progress line (each stage also stays as a line); elsewhere only the stages, as lines on stderr
- * (what a log needs to show why a first start takes a minute).
+ * progress line (each stage also stays as a line); elsewhere the stages and their steps, each a line
+ * on stderr (what a log needs to show why a first start takes a minute, and that it is alive).
  */
 export function buildProgressFor(
   io: CliIo,
@@ -90,7 +107,10 @@ export function buildProgressFor(
         progress.note(message);
         progress.update(message);
       } else io.stderr(`${message}\n`);
-    } else if (progress.live)
-      progress.update(stage ? `${stage.split(' (')[0]}: ${message}` : message);
+    } else {
+      const line = stage ? `${stage.split(' (')[0]}: ${message}` : message;
+      if (progress.live) progress.update(line);
+      else io.stderr(`${line}\n`);
+    }
   };
 }

@@ -4,7 +4,7 @@ import type { Environment } from '../environments/environment.js';
 import type { NetworkState } from '../environments/network-change.js';
 import { UserError } from '../errors/index.js';
 import type { Logger } from '../record/logger.js';
-import { canSee, notFoundError } from '../tenants/ownership.js';
+import { canSee, notFoundError, isOwnedBy } from '../tenants/ownership.js';
 import type { QuotaBook } from '../tenants/quotas.js';
 import type { Caller } from '../tenants/tenant.js';
 import type { EnvironmentLeases } from './leases.js';
@@ -65,7 +65,7 @@ export class ServiceEnvironments {
   reserve(caller: Caller | undefined, count = 1): () => void {
     if (!caller || !this.quotas) return () => {};
     const live = this.controller.listEnvironments();
-    const mine = live.filter((environment) => environment.tenant === caller.tenant).length;
+    const mine = live.filter((environment) => isOwnedBy(environment.tenant, caller)).length;
     return this.quotas.reserveEnvironment(caller, mine, live.length, count);
   }
 

@@ -5,6 +5,7 @@ import { SystemError } from '../errors/index.js';
 import type { Logger } from '../record/logger.js';
 import { SqliteApprovalStore } from '../state/sqlite-approval-store.js';
 import { SqliteInteractionStore } from '../state/sqlite-interaction-store.js';
+import { isOwnedBy } from '../tenants/ownership.js';
 import type { QuotaBook } from '../tenants/quotas.js';
 import type { Caller } from '../tenants/tenant.js';
 import type { WorkspaceDisk } from '../tenants/workspace-disk.js';
@@ -113,7 +114,7 @@ export class InteractionService {
     if (caller && this.quotas && this.workspaceDisk) {
       const mine = this.controller
         .listEnvironments()
-        .filter((environment) => environment.tenant === caller.tenant)
+        .filter((environment) => isOwnedBy(environment.tenant, caller))
         .map((environment) => environment.id);
       this.quotas.checkDisk(caller, this.workspaceDisk.usedBy(mine));
     }

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
 import { z } from 'zod';
+import { closestKey } from '../config/zod-issues.js';
 import { UserError } from '../errors/index.js';
 import { CREDENTIAL_ID_PATTERN } from '../environments/ids.js';
 import { sameAddress } from './addresses.js';
@@ -143,24 +144,22 @@ const entrySchema = z.strictObject(
   { error: 'an allowlist entry must be an object {"domain", "transform"? or "credential"?}' },
 );
 
-const networkSchema = z.union(
-  [
-    z.literal('disabled'),
-    z.strictObject(
-      {
-        allowlist: z
-          .array(entrySchema, {
-            error: 'allowlist must be an array of {"domain", "transform"? or "credential"?}',
-          })
-          .max(ALLOWLIST_LIMITS.entries, {
-            error: `allowlist holds at most ${ALLOWLIST_LIMITS.entries} entries`,
-          }),
-      },
-      { error: 'network must be "disabled" or {"allowlist": [...]}' },
-    ),
-  ],
-  { error: 'network must be "disabled" or {"allowlist": [{"domain", "transform"?}, ...]}' },
+const networkObjectSchema = z.strictObject(
+  {
+    allowlist: z
+      .array(entrySchema, {
+        error: 'allowlist must be an array of {"domain", "transform"? or "credential"?}',
+      })
+      .max(ALLOWLIST_LIMITS.entries, {
+        error: `allowlist holds at most ${ALLOWLIST_LIMITS.entries} entries`,
+      }),
+  },
+  { error: 'network must be "disabled" or {"allowlist": [...]}' },
 );
+
+const networkSchema = z.union([z.literal('disabled'), networkObjectSchema], {
+  error: 'network must be "disabled" or {"allowlist": [{"domain", "transform"?}, ...]}',
+});
 
 /**
  * Checks an environment's `network` option. Returns the allowlist (undefined for none: no network
@@ -169,16 +168,28 @@ const networkSchema = z.union(
  */
 export function parseNetworkOptions(raw: unknown, field = 'network'): Allowlist | undefined {
   if (raw === undefined) return undefined;
-  const parsed = networkSchema.safeParse(raw);
+  // An object is meant as the allowlist form: its own issues (not the union's) name the field.
+  const isObject = typeof raw === 'object' && raw !== null && !Array.isArray(raw);
+  const parsed = (isObject ? networkObjectSchema : networkSchema).safeParse(raw);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
+    // A misspelt key also leaves its real key missing: the misspelling is the problem to name,
+    // with the key it resembles, as `environment.network` does (src/interactions/request.ts).
+    const issue =
+      parsed.error.issues.find((found) => found.code === 'unrecognized_keys') ??
+      parsed.error.issues[0]!;
     const path = issue.path.map((key) =>
       typeof key === 'number' ? `[${key}]` : `.${String(key)}`,
     );
     let message = issue.message;
     if (issue.code === 'unrecognized_keys') {
-      const keys = (issue as { keys?: string[] }).keys ?? [];
-      message = `unknown key ${keys.map((key) => JSON.stringify(key)).join(', ')}`;
+      const key = (issue as { keys?: string[] }).keys?.[0] ?? '';
+      const known =
+        typeof issue.path.at(-1) === 'number'
+          ? ['domain', 'transform', 'credential']
+          : ['allowlist'];
+      const near = closestKey(key, known);
+      path.push(`.${key}`);
+      message = `unknown field ${JSON.stringify(key)}${near ? ` (did you mean ${JSON.stringify(near)}?)` : ''}; known fields: ${known.join(', ')}`;
     }
     const at = `${field}${path.join('')}`;
     throw new UserError('invalid_argument', `${at}: ${message}`, { details: { field: at } });

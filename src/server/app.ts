@@ -144,7 +144,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     if ((path === '/metrics' || path.startsWith('/console/')) && caller.role !== 'admin')
       throw new UserError(
         'permission_denied',
-        `${path === '/metrics' ? '/metrics' : 'the console'} needs an admin key (docs/tenants.md, "Roles")`,
+        `${path === '/metrics' ? '/metrics' : 'the console'} needs an admin key, and this key's tenant ${caller.tenant} has role tenant; start hookbox serve with HOOKBOX_ADMIN_KEYS=<key>, or give the key role: admin in --api-keys-file (docs/tenants.md, "Keys and roles")`,
         { details: { field: 'x-goog-api-key' } },
       );
   });

@@ -19,7 +19,7 @@ export function checkListenSafety(host: string, keys: readonly unknown[]): void 
   if (keys.length === 0 && !isLoopbackHost(host)) {
     throw new UserError(
       'invalid_argument',
-      `--host ${host}: refusing to listen beyond loopback with no API key; set HOOKBOX_API_KEYS or --api-keys-file (without a key, hookbox serve only listens on 127.0.0.1 or ::1)`,
+      `--host ${host}: refusing to listen beyond loopback with no API key; set HOOKBOX_API_KEYS, HOOKBOX_ADMIN_KEYS or --api-keys-file (without a key, hookbox serve only listens on 127.0.0.1 or ::1)`,
       { details: { field: '--host' } },
     );
   }

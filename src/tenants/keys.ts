@@ -19,27 +19,35 @@ export const keyDigest = (key: string): Buffer => createHash('sha256').update(ke
 
 const FIELD = '--api-keys-file';
 
-function checkKeyText(key: string, field: string): void {
+/** `label` is where the message says the key is (a keys file's entry names the file too). */
+function checkKeyText(key: string, field: string, label = field): void {
   if (/\s/.test(key) || key.length < 8) {
     throw new UserError(
       'invalid_argument',
-      `${field}: API keys must be at least 8 characters with no spaces`,
+      `${label}: API keys must be at least 8 characters with no spaces`,
       { details: { field } },
     );
   }
 }
 
-/** A plain key (HOOKBOX_API_KEYS, or a line of a plain keys file) is a tenant of its own. */
-function plainKey(key: string, field: string): TenantKey {
+/**
+ * A plain key (HOOKBOX_API_KEYS, HOOKBOX_ADMIN_KEYS, or a line of a plain keys file) is a tenant of
+ * its own; HOOKBOX_ADMIN_KEYS makes it an admin (docs/tenants.md, "Keys and roles").
+ */
+function plainKey(key: string, field: string, role: Role = 'tenant'): TenantKey {
   checkKeyText(key, field);
-  return tenantOfPlainKey(key);
+  return { ...tenantOfPlainKey(key), role };
 }
+
+/** The name of a plain key's tenant: `key-` and its digest's first 8 hex digits (docs/tenants.md). */
+export const plainTenantName = (digest: Buffer): string =>
+  `key-${digest.toString('hex').slice(0, 8)}`;
 
 /** The tenant a plain key stands for: named `key-` and its digest's first 8 hex digits (docs/tenants.md). */
 export function tenantOfPlainKey(key: string): TenantKey {
   const digest = keyDigest(key);
   return {
-    name: `key-${digest.toString('hex').slice(0, 8)}`,
+    name: plainTenantName(digest),
     role: 'tenant',
     digest,
     quotas: DEFAULT_TENANT_QUOTAS,
@@ -114,13 +122,15 @@ function structuredKeys(text: string, file: string): TenantKey[] {
   const entries = parsed.data.keys;
   const roles = new Map<string, Role>();
   return entries.map((entry, index) => {
+    // Messages read as the parse errors above do: `--api-keys-file: FILE: keys[i].field: …`.
     const at = `${FIELD}:keys[${index}]`;
-    if (entry.key !== undefined) checkKeyText(entry.key, `${at}.key`);
+    const said = `${FIELD}: ${file}: keys[${index}]`;
+    if (entry.key !== undefined) checkKeyText(entry.key, `${at}.key`, `${said}.key`);
     const known = roles.get(entry.name);
     if (known !== undefined && known !== entry.role) {
       throw new UserError(
         'invalid_argument',
-        `${at}.role: tenant ${entry.name} is listed with two roles; its keys must share one`,
+        `${said}.role: tenant ${entry.name} is listed with two roles; its keys must share one`,
         { details: { field: `${at}.role` } },
       );
     }
@@ -143,7 +153,8 @@ function structuredKeys(text: string, file: string): TenantKey[] {
 }
 
 /**
- * The configured keys: `HOOKBOX_API_KEYS` (comma-separated; each key its own tenant) and
+ * The configured keys: `HOOKBOX_ADMIN_KEYS` (comma-separated; each key an admin of its own),
+ * `HOOKBOX_API_KEYS` (comma-separated; each key its own tenant) and
  * `--api-keys-file`, either one key per line (`#` comments) or the structured form (YAML or JSON:
  * `keys: [{name, key | sha256, role, quotas}]`, docs/tenants.md).
  */
@@ -152,10 +163,23 @@ export function loadTenantKeys(options: {
   file?: string;
 }): TenantKey[] {
   const keys: TenantKey[] = [];
-  const fromEnv = (options.env ?? process.env).HOOKBOX_API_KEYS;
-  if (fromEnv) {
-    for (const key of fromEnv.split(',').map((k) => k.trim()))
-      if (key !== '') keys.push(plainKey(key, 'HOOKBOX_API_KEYS'));
+  const env = options.env ?? process.env;
+  const listed = (variable: string) =>
+    (env[variable] ?? '')
+      .split(',')
+      .map((key) => key.trim())
+      .filter((key) => key !== '');
+  const admins = listed('HOOKBOX_ADMIN_KEYS');
+  for (const key of admins) keys.push(plainKey(key, 'HOOKBOX_ADMIN_KEYS', 'admin'));
+  for (const key of listed('HOOKBOX_API_KEYS')) {
+    if (admins.includes(key)) {
+      throw new UserError(
+        'invalid_argument',
+        'HOOKBOX_API_KEYS: a key is also in HOOKBOX_ADMIN_KEYS; give each key once, in the list of its role',
+        { details: { field: 'HOOKBOX_API_KEYS' } },
+      );
+    }
+    keys.push(plainKey(key, 'HOOKBOX_API_KEYS'));
   }
   if (options.file !== undefined) {
     let text: string;
@@ -248,6 +272,13 @@ export class KeyTable {
         details: { field },
       });
     }
-    return { tenant: match.name, role: match.role, quotas: match.quotas };
+    // The same key as a plain key had another tenant name: what it made then stays its own.
+    const plain = plainTenantName(match.digest);
+    return {
+      tenant: match.name,
+      role: match.role,
+      quotas: match.quotas,
+      ...(plain !== match.name ? { formerTenants: [plain] } : {}),
+    };
   }
 }

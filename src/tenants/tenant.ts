@@ -34,6 +34,12 @@ export interface Caller {
   tenant: string;
   role: Role;
   quotas: TenantQuotas;
+  /**
+   * Other names what this key made may be recorded under: the plain-key tenant (`key-…`) of a key
+   * that a keys file now names otherwise, so moving a key into a keys file strands nothing
+   * (docs/tenants.md, "Moving a key"). @default []
+   */
+  formerTenants?: readonly string[];
 }
 
 /**

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileSource, readSourcesDir } from '../cli/sources-dir.js';
 import type { InlineSource } from '../config/sources.js';
@@ -30,6 +30,20 @@ export interface RunOptions {
   /** Where shipped gates live. @default hooks-scripts/ of this checkout */
   gatesDir?: string;
   onResult?: (result: CaseResult, done: number, total: number) => void;
+  /**
+   * Keep each case's audit log. A case's outcome is in the results (and JUnit), so its log is
+   * removed with its environment: a fixture run leaves no logs behind (docs/gates.md). @default false
+   */
+  keepAuditLogs?: boolean;
+}
+
+/** Deletes a case's environment, and its audit log unless asked to keep it. */
+async function finish(environment: Environment, keepAuditLogs: boolean): Promise<void> {
+  try {
+    await environment.delete();
+  } finally {
+    if (!keepAuditLogs) rmSync(environment.auditLogPath, { force: true });
+  }
 }
 
 const DEFAULT_TOOL_TIMEOUT_MS = 20_000;
@@ -152,6 +166,7 @@ async function runGated(
   loaded: LoadedFixture,
   testCase: FixtureCase,
   gatesDir: string,
+  keepAuditLogs: boolean,
 ): Promise<Omit<CaseResult, 'durationMs'>> {
   const base = {
     fixture: loaded.fixture.name,
@@ -166,7 +181,7 @@ async function runGated(
     const failures = unmetExpectations(testCase.expect, outcome, (path) => probes.get(path));
     return { ...base, passed: failures.length === 0, failures, blocked: outcome.blocked };
   } finally {
-    await environment.delete();
+    await finish(environment, keepAuditLogs);
   }
 }
 
@@ -175,6 +190,7 @@ async function runContained(
   loaded: LoadedFixture,
   testCase: FixtureCase,
   gatesDir: string,
+  keepAuditLogs: boolean,
 ): Promise<Omit<CaseResult, 'durationMs'>> {
   const base = {
     fixture: loaded.fixture.name,
@@ -211,7 +227,7 @@ async function runContained(
     }
     return { ...base, passed: failures.length === 0, failures };
   } finally {
-    await environment.delete().catch(() => {});
+    await finish(environment, keepAuditLogs).catch(() => {});
   }
 }
 
@@ -222,6 +238,7 @@ export async function runFixtures(
   options: RunOptions = {},
 ): Promise<CaseResult[]> {
   const gatesDir = options.gatesDir ?? join(packageRoot(), 'hooks-scripts');
+  const keep = options.keepAuditLogs ?? false;
   const tasks: { loaded: LoadedFixture; testCase: FixtureCase; mode: CaseResult['mode'] }[] = [];
   for (const loaded of fixtures) {
     fixtureSources(loaded, gatesDir, true);
@@ -243,8 +260,8 @@ export async function runFixtures(
       try {
         result =
           task.mode === 'gated'
-            ? await runGated(controller, task.loaded, task.testCase, gatesDir)
-            : await runContained(controller, task.loaded, task.testCase, gatesDir);
+            ? await runGated(controller, task.loaded, task.testCase, gatesDir, keep)
+            : await runContained(controller, task.loaded, task.testCase, gatesDir, keep);
       } catch (error) {
         const failure = toHookboxError(error);
         if (failure.kind === 'user') throw failure;

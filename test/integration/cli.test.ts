@@ -103,6 +103,23 @@ describe('hookbox call with the Gemini hooks page security gate', () => {
     expect(stdout).toContain('blocked: Destructive command blocked by security gate.');
   });
 
+  it('prints the ▶ header of a call before its live output', async () => {
+    const { code, stdout } = await cli(
+      'call',
+      '--sources',
+      gemini(),
+      '--tool',
+      'code_execution',
+      '--args',
+      '{"code": "echo live-line-42"}',
+    );
+    expect(code).toBe(0);
+    const header = stdout.indexOf('▶ code_execution');
+    expect(header).toBeGreaterThanOrEqual(0);
+    expect(stdout.indexOf('live-line-42')).toBeGreaterThan(header);
+    expect(stdout.match(/▶/g)).toHaveLength(1);
+  });
+
   it('removes its environment afterwards', async () => {
     await cli(
       'call',

@@ -1,4 +1,12 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
@@ -31,10 +39,14 @@ describe('hookbox test', () => {
   it('runs cases against real containers, checks containment with the gate off, writes valid JUnit', async () => {
     const { dir, file } = fixture(passing);
     const junit = join(dir, 'junit.xml');
-    const { code, stdout } = await cli('test', file, '--junit', junit, '--jobs', '2');
+    const { code, stdout, stderr } = await cli('test', file, '--junit', junit, '--jobs', '2');
     expect(code).toBe(0);
     expect(stdout).toMatch(/pass\s+seed-gate\s+blocks rm -rf \[gate off\]/);
-    expect(stdout).toMatch(/^3 passed, 0 failed \(3 runs of 2 cases in 1 fixture files/m);
+    expect(stdout).toMatch(/^3 passed, 0 failed \(3 runs of 2 cases in 1 fixture file,/m);
+    // Not on a terminal: a line per finished case, so a CI log shows the run is alive.
+    expect(stderr).toMatch(/^hookbox test: starting 2 environment\(s\) · \d+s$/m);
+    expect(stderr).toMatch(/^\[1\/3\] 0 failed · pass seed-gate › /m);
+    expect(stderr).toMatch(/^\[3\/3\] 0 failed · pass seed-gate › .* · \d+s$/m);
     const xml = readFileSync(junit, 'utf8');
     expect(XMLValidator.validate(xml)).toBe(true);
     const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml);
@@ -67,5 +79,29 @@ cases:
     expect(XMLValidator.validate(xml)).toBe(true);
     const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml);
     expect(parsed.testsuites.failures).toBe('2');
+  });
+
+  it('leaves no audit logs unless asked, and applies the retention to older ones', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'hookbox-home-'));
+    const audit = join(home, 'audit');
+    mkdirSync(audit);
+    // A log of a gone environment, not written for 40 days: past the 30-day retention.
+    const old = join(audit, 'env_gone.jsonl');
+    writeFileSync(old, '{}\n');
+    const longAgo = new Date(Date.now() - 40 * 86_400_000);
+    utimesSync(old, longAgo, longAgo);
+    const before = process.env.HOOKBOX_HOME;
+    process.env.HOOKBOX_HOME = home;
+    try {
+      const { file } = fixture(passing);
+      expect((await cli('test', file, '--no-containment')).code).toBe(0);
+      expect(existsSync(old)).toBe(false);
+      expect(readdirSync(audit)).toEqual([]);
+      expect((await cli('test', file, '--no-containment', '--keep-audit-logs')).code).toBe(0);
+      expect(readdirSync(audit).filter((name) => name.endsWith('.jsonl'))).toHaveLength(2);
+    } finally {
+      if (before === undefined) delete process.env.HOOKBOX_HOME;
+      else process.env.HOOKBOX_HOME = before;
+    }
   });
 });

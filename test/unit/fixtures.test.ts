@@ -82,6 +82,23 @@ describe('broken fixtures are refused with exit 2, naming the file, the case and
       'cases[0].call (case "x")',
     );
   });
+  it('a sources.dir that does not exist names the fixture file', async () => {
+    const { code, stderr } = await hookboxTest('sources: {dir: ./no-such-folder}\n' + valid);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/broken\.yaml: sources\.dir: .*no-such-folder does not exist/);
+  });
+  it('every problem of a fixture, not only the first', async () => {
+    const { code, stderr } = await hookboxTest(
+      'sources: {dir: ./no-such-folder}\n' +
+        valid +
+        '    expect: {blocked: true, exit_code: 0, stdout: {regex: "("}}\n',
+    );
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/broken\.yaml: 4 problems/);
+    expect(stderr).toMatch(/broken\.yaml: cases\[0\] \(one\)\.expect\.exit_code: impossible/);
+    expect(stderr).toMatch(/broken\.yaml: cases\[0\] \(one\)\.expect\.stdout\.regex: not a valid/);
+    expect(stderr).toMatch(/broken\.yaml: sources\.dir: /);
+  });
   it('a gate that is not shipped', async () => {
     const { code, stderr } = await hookboxTest('gate: no-such-gate\n' + valid);
     expect(code).toBe(2);

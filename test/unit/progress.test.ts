@@ -48,13 +48,31 @@ describe('progress', () => {
     expect(text.endsWith('\r\x1b[2K')).toBe(true);
   });
 
-  it('an image build shows its steps on the line in a terminal, only its stages in a log', () => {
+  it('outside a terminal each stage is a line with the time elapsed; nothing with --json', () => {
+    vi.stubEnv('CI', '');
+    const log = io(false);
+    const progress = createProgress(log);
+    progress.stage('[1/2] 0 failed · pass fx › a');
+    progress.stage('[2/2] 1 failed · FAIL fx › b');
+    expect(log.err).toEqual([
+      '[1/2] 0 failed · pass fx › a · 0s\n',
+      '[2/2] 1 failed · FAIL fx › b · 0s\n',
+    ]);
+    const json = io(false);
+    createProgress(json, { json: true }).stage('[1/2] 0 failed');
+    expect(json.err).toEqual([]);
+  });
+
+  it('an image build shows its steps on the line in a terminal, and as lines in a log', () => {
     vi.stubEnv('CI', '');
     const log = io(false);
     const toLog = buildProgressFor(log, createProgress(log));
     toLog('building sandbox image hookbox/sandbox:abc');
     toLog('Step 1/9 : FROM base', 'step');
-    expect(log.err).toEqual(['building sandbox image hookbox/sandbox:abc\n']);
+    expect(log.err).toEqual([
+      'building sandbox image hookbox/sandbox:abc\n',
+      'building sandbox image hookbox/sandbox:abc: Step 1/9 : FROM base\n',
+    ]);
 
     const terminal = io(true);
     const progress = createProgress(terminal);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { KeyTable, loadTenantKeys } from '../../src/tenants/keys.js';
-import { canSee } from '../../src/tenants/ownership.js';
+import { canSee, isOwnedBy } from '../../src/tenants/ownership.js';
 import { QuotaBook, defaultMaxEnvironments } from '../../src/tenants/quotas.js';
 import { DEFAULT_TENANT_QUOTAS, type Caller } from '../../src/tenants/tenant.js';
 import { TokenBucketStore } from '../../src/tenants/token-bucket-store.js';
@@ -64,6 +64,58 @@ describe('keys', () => {
     ],
   ])('refuses %j naming the entry and field', (text, message) => {
     expect(() => loadTenantKeys({ env: {}, file: file(text) })).toThrow(message);
+  });
+
+  it('every keys-file error reads "--api-keys-file: FILE: keys[i].field: rule" (docs/tenants.md)', () => {
+    for (const text of [
+      'keys:\n  - {name: a, sha256: abc}\n',
+      'keys:\n  - {name: a, key: short}\n',
+      'keys:\n  - {name: a, key: long-enough-1}\n  - {name: a, key: long-enough-2, role: admin}\n',
+    ]) {
+      const path = file(text);
+      expect(() => loadTenantKeys({ env: {}, file: path })).toThrow(
+        new RegExp(`^--api-keys-file: ${path}: keys\\[\\d\\]\\.(sha256|key|role): `),
+      );
+    }
+  });
+
+  it('HOOKBOX_ADMIN_KEYS: a one-line admin key, its own tenant named as a plain key is', () => {
+    const keys = loadTenantKeys({
+      env: { HOOKBOX_ADMIN_KEYS: 'change-me-please', HOOKBOX_API_KEYS: 'tenant-key-0001' },
+    });
+    const digest = createHash('sha256').update('change-me-please').digest('hex');
+    const table = new KeyTable(keys);
+    expect(table.identify({ 'x-goog-api-key': 'change-me-please' })).toMatchObject({
+      tenant: `key-${digest.slice(0, 8)}`,
+      role: 'admin',
+    });
+    expect(table.identify({ 'x-goog-api-key': 'tenant-key-0001' })?.role).toBe('tenant');
+    expect(() =>
+      loadTenantKeys({
+        env: { HOOKBOX_ADMIN_KEYS: 'same-key-0001', HOOKBOX_API_KEYS: 'same-key-0001' },
+      }),
+    ).toThrow(/^HOOKBOX_API_KEYS: a key is also in HOOKBOX_ADMIN_KEYS/);
+  });
+
+  it('a key moved from HOOKBOX_API_KEYS into a keys file keeps what it made (docs/tenants.md)', () => {
+    const before = new KeyTable(loadTenantKeys({ env: { HOOKBOX_API_KEYS: 'alice-secret-key' } }));
+    const made = before.identify({ 'x-goog-api-key': 'alice-secret-key' })!.tenant;
+    expect(made).toMatch(/^key-[0-9a-f]{8}$/);
+    const after = new KeyTable(
+      loadTenantKeys({
+        env: {},
+        file: file(
+          'keys:\n  - {name: alice, key: alice-secret-key}\n  - {name: alice, key: alice-second-key}\n  - {name: bob, key: bob-secret-key}\n',
+        ),
+      }),
+    );
+    const alice = after.identify({ 'x-goog-api-key': 'alice-secret-key' })!;
+    expect(alice.tenant).toBe('alice');
+    expect(canSee(made, alice)).toBe(true);
+    expect(isOwnedBy(made, alice)).toBe(true);
+    // Only that key: another key of alice's, and bob, do not see it.
+    expect(canSee(made, after.identify({ 'x-goog-api-key': 'alice-second-key' }))).toBe(false);
+    expect(canSee(made, after.identify({ 'x-goog-api-key': 'bob-secret-key' }))).toBe(false);
   });
 });
 

@@ -74,6 +74,33 @@ describe('hookbox validate', () => {
     expect(result.stdout).toMatch(/Python syntax error/);
   });
 
+  it('refuses what hookbox call refuses: hooks.json at the top of a sources folder', async () => {
+    const result = await validate({
+      'hooks.json': hooks('python3 /.agents/hooks-scripts/gate.py'),
+      'hooks-scripts/gate.py': 'print(1)\n',
+    });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toMatch(/error: .*hooks\.json is at the top of .*hookbox call --sources/);
+    // The .agents folder itself is fine.
+    const agents = await validate(
+      {
+        '.agents/hooks.json': hooks('python3 /.agents/hooks-scripts/gate.py'),
+        '.agents/hooks-scripts/gate.py': 'print(1)\n',
+      },
+      '.agents',
+    );
+    expect(agents.code).toBe(0);
+  });
+
+  it('reports a script run directly whose #! line ends in CR', async () => {
+    const result = await validate({
+      '.agents/hooks.json': hooks('/.agents/hooks-scripts/gate.py'),
+      '.agents/hooks-scripts/gate.py': '#!/usr/bin/env python3\r\nprint(1)\r\n',
+    });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toMatch(/gate\.py: its "#!" line ends in CR \(Windows line endings\)/);
+  });
+
   it('a path with no hooks.json is bad input', async () => {
     const result = await validate({ 'workspace/a': 'x' });
     expect(result.code).toBe(2);

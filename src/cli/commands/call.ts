@@ -13,7 +13,8 @@ import {
   type VocabularyId,
 } from '../../tools/registry.js';
 import type { ToolCall } from '../../tools/types.js';
-import { callJson, callText } from '../format.js';
+import { callHeader, callJson, callText } from '../format.js';
+import { buildProgressFor, createProgress } from '../progress.js';
 import type { CliIo } from '../io.js';
 import { runtimeOption } from '../runtime-option.js';
 import { removingOnSignal } from '../interrupt.js';
@@ -151,7 +152,14 @@ export async function callCommand(options: CallCommandOptions, io: CliIo): Promi
     }
   });
 
-  const controller = await Controller.start(runtimeOption(options.runtime));
+  // An image or a shipped template built on demand says so, a line per stage (docs/console.md).
+  const progress = createProgress(io, options);
+  const controller = await Controller.start({
+    ...runtimeOption(options.runtime),
+    onProgress: buildProgressFor(io, progress),
+    // Retention applies where logs are written (docs/operations.md, "Audit logs").
+    auditRetention: {},
+  });
   // An unknown template is bad input (exit 2), named by the option that gave it.
   await controller.templates.resolve(options.template, '--template');
   const outcomes: CallOutcome[] = [];
@@ -168,6 +176,8 @@ export async function callCommand(options: CallCommandOptions, io: CliIo): Promi
         // Without --json, code_execution's output is printed as it comes (docs/environments.md,
         // "Live output"); the summary after it then leaves the output out.
         let live = false;
+        // The header comes first, so live output sits under the call it belongs to.
+        if (!options.json) io.stdout(callHeader(call));
         const outcome = await environment.call(
           call,
           options.json
@@ -185,7 +195,7 @@ export async function callCommand(options: CallCommandOptions, io: CliIo): Promi
               },
         );
         outcomes.push(outcome);
-        if (!options.json) io.stdout(callText(outcome, { outputShown: live }));
+        if (!options.json) io.stdout(callText(outcome, { outputShown: live, headerShown: true }));
       }
     } catch (error) {
       failure = error;

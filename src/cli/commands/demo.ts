@@ -15,6 +15,7 @@ export async function demoCommand(io: CliIo): Promise<number> {
   const progress = createProgress(io);
   const controller = await Controller.start({
     onProgress: buildProgressFor(io, progress),
+    auditRetention: {},
   }).finally(() => progress.done());
   const environment = await controller.createEnvironment({ sources });
   io.stdout(`environment ${environment.id} (gates from examples/security-gate/.agents)\n\n`);

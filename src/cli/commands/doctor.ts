@@ -1,5 +1,6 @@
 import { defaultLogger } from '../../record/logger.js';
 import { DockerContainerClient } from '../../sandbox/docker-container-client.js';
+import { describeNoEngine, dockerHostOf } from '../../sandbox/docker-host.js';
 import { imageStatus } from '../../sandbox/image.js';
 import { listTemplates } from '../../templates/template-image.js';
 import type { CliIo } from '../io.js';
@@ -16,6 +17,7 @@ interface RuntimeInfo {
  */
 export async function doctorCommand(io: CliIo): Promise<number> {
   const client = new DockerContainerClient(defaultLogger());
+  const host = dockerHostOf();
   let healthy = true;
   const say = (ok: boolean, what: string, fix?: string) => {
     io.stdout(`${ok ? '✔' : '✖'} ${what}\n`);
@@ -26,12 +28,17 @@ export async function doctorCommand(io: CliIo): Promise<number> {
   try {
     await client.ping();
     const version = await client.docker.version();
-    say(true, `Docker engine answers (server ${version.Version}, API ${version.ApiVersion})`);
-  } catch {
+    say(
+      true,
+      `Docker engine answers at ${host.address} (server ${version.Version}, API ${version.ApiVersion})`,
+    );
+  } catch (error) {
     say(
       false,
-      'no Docker engine answers',
-      "run `npm run setup` (starts dockerd, installing Debian's docker.io if needed) or start Docker yourself",
+      describeNoEngine(host, (error as Error).message),
+      host.startable
+        ? "run `npm run setup` (starts dockerd, installing Debian's docker.io if needed) or start Docker yourself"
+        : 'start the engine DOCKER_HOST names, or unset DOCKER_HOST to use the default socket',
     );
     return 1;
   }

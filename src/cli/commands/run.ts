@@ -117,7 +117,8 @@ async function runRemote(
 }
 
 async function runLocal(body: Record<string, unknown>, options: RunCommandOptions, io: CliIo) {
-  const controller = await Controller.start();
+  // Retention applies where logs are written (docs/operations.md, "Audit logs").
+  const controller = await Controller.start({ auditRetention: {} });
   // Nobody can answer an `ask` here: it blocks ("approval required: …"; docs/dialects.md).
   const service = new InteractionService({ controller, approver: false });
   return removingOnSignal(controller, io, async () => {

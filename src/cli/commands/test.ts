@@ -15,6 +15,8 @@ export interface TestCommandOptions {
   containment?: boolean;
   gatesDir?: string;
   json?: boolean;
+  /** `--keep-audit-logs`: keep each case's audit log (by default removed with its environment). */
+  keepAuditLogs?: boolean;
   /** `--runtime`: the sandboxes' OCI runtime (runsc: gVisor). */
   runtime?: string;
 }
@@ -85,7 +87,11 @@ export async function testCommand(
   const progress = createProgress(io, options);
   let controller: Controller;
   try {
-    controller = await Controller.start({ onProgress: buildProgressFor(io, progress), ...runtime });
+    controller = await Controller.start({
+      onProgress: buildProgressFor(io, progress),
+      auditRetention: {},
+      ...runtime,
+    });
   } catch (error) {
     progress.done();
     throw error;
@@ -109,12 +115,13 @@ export async function testCommand(
   const started = performance.now();
   let results: CaseResult[];
   let failures = 0;
-  progress.update(`hookbox test: starting ${jobs} environment(s)`);
+  progress.stage(`hookbox test: starting ${jobs} environment(s)`);
   try {
     results = await runFixtures(controller, fixtures, {
       jobs,
       containment: options.containment ?? true,
       gatesDir: options.gatesDir,
+      keepAuditLogs: options.keepAuditLogs ?? false,
       onResult: (result, done, total) => {
         if (!result.passed) {
           failures++;
@@ -122,8 +129,8 @@ export async function testCommand(
             `FAIL ${result.fixture} › ${result.name}${result.mode === 'containment' ? ' [gate off]' : ''}`,
           );
         }
-        progress.update(
-          `[${done}/${total}] ${failures} failed · ${result.passed ? 'pass' : 'FAIL'} ${result.fixture} › ${result.name}`,
+        progress.stage(
+          `[${done}/${total}] ${failures} failed · ${result.passed ? 'pass' : 'FAIL'} ${result.fixture} › ${result.name}${result.mode === 'containment' ? ' [gate off]' : ''}`,
         );
       },
     });
@@ -143,7 +150,7 @@ export async function testCommand(
     }
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     io.stdout(
-      `\n${results.length - failed.length} passed, ${failed.length} failed (${results.length} runs of ${fixtures.reduce((n, f) => n + f.fixture.cases.length, 0)} cases in ${fixtures.length} fixture files, ${seconds} s, ${jobs} jobs)\n`,
+      `\n${results.length - failed.length} passed, ${failed.length} failed (${results.length} runs of ${fixtures.reduce((n, f) => n + f.fixture.cases.length, 0)} cases in ${fixtures.length} fixture file${fixtures.length === 1 ? '' : 's'}, ${seconds} s, ${jobs} jobs)\n`,
     );
   }
   if (options.junit) writeFileSync(options.junit, junitXml(results));

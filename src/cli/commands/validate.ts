@@ -1,7 +1,7 @@
 import { execa } from 'execa';
 import { scriptsNamed } from '../../config/hook-scripts.js';
 import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { safeParseHooksConfig, type HooksConfig } from '../../config/hooks-config.js';
 import { UserError } from '../../errors/index.js';
 import { hooksConfigMatcherWarnings } from '../../tools/matcher-coverage.js';
@@ -14,18 +14,27 @@ interface Finding {
   message: string;
 }
 
-/** Where hooks.json is, and the folder that stands for `/.agents` (to find the scripts it names). */
-function locate(path: string): { hooksFile: string; agentsDir: string } {
+/**
+ * Where hooks.json is, and the folder that stands for `/.agents` (to find the scripts it names).
+ * `misplaced`: a sources folder (not itself `.agents`) with hooks.json at its top, which
+ * `hookbox call --sources` refuses (every file must be under .agents/ or workspace/).
+ */
+function locate(path: string): { hooksFile: string; agentsDir: string; misplaced: boolean } {
   if (!existsSync(path))
     throw new UserError('invalid_argument', `${path} does not exist`, {
       details: { field: 'PATH' },
     });
   if (statSync(path).isFile()) {
-    return { hooksFile: path, agentsDir: join(path, '..') };
+    return { hooksFile: path, agentsDir: join(path, '..'), misplaced: false };
   }
   for (const agentsDir of [join(path, '.agents'), path]) {
     const hooksFile = join(agentsDir, 'hooks.json');
-    if (existsSync(hooksFile)) return { hooksFile, agentsDir };
+    if (existsSync(hooksFile))
+      return {
+        hooksFile,
+        agentsDir,
+        misplaced: agentsDir === path && basename(resolve(path)) !== '.agents',
+      };
   }
   throw new UserError(
     'invalid_argument',
@@ -66,6 +75,14 @@ async function checkScripts(config: HooksConfig, agentsDir: string): Promise<Fin
                 level: 'error',
                 where,
                 message: `runs ${script.inSandbox} directly, but it does not start with "#!" and so will not be executable`,
+              });
+            } else if (script.first && /^#![^\n]*\r/.test(content)) {
+              // The kernel reads the interpreter up to the newline, CR included: "python3\r" is
+              // not found, and the hook fails as "not found" at run time.
+              findings.push({
+                level: 'error',
+                where,
+                message: `${script.inSandbox}: its "#!" line ends in CR (Windows line endings), so the interpreter it names is not found when it runs; save it with LF line endings`,
               });
             }
           }
@@ -131,21 +148,33 @@ export async function validateCommand(
   io: CliIo,
 ): Promise<number> {
   const vocabulary = parseVocabulary(options.vocabulary);
-  const { hooksFile, agentsDir } = locate(path);
+  const { hooksFile, agentsDir, misplaced } = locate(path);
   const parsed = safeParseHooksConfig(readFileSync(hooksFile, 'utf8'));
-  const findings: Finding[] = parsed.success
+  const placement: Finding[] = misplaced
     ? [
-        ...hooksConfigMatcherWarnings(parsed.config, vocabulary).map((warning): Finding => ({
-          level: 'warning',
-          ...warning,
-        })),
-        ...(await checkScripts(parsed.config, agentsDir)),
+        {
+          level: 'error',
+          where: '(file)',
+          message: `hooks.json is at the top of ${path}, which \`hookbox call --sources ${path}\` refuses (every file of a sources folder is under .agents/ or workspace/): move it and its scripts into ${join(path, '.agents')}/, or validate the .agents folder itself`,
+        },
       ]
-    : parsed.problems.map((problem) => ({
-        level: 'error' as const,
-        where: problem.path,
-        message: problem.message,
-      }));
+    : [];
+  const findings: Finding[] = placement;
+  findings.push(
+    ...(parsed.success
+      ? [
+          ...hooksConfigMatcherWarnings(parsed.config, vocabulary).map((warning): Finding => ({
+            level: 'warning',
+            ...warning,
+          })),
+          ...(await checkScripts(parsed.config, agentsDir)),
+        ]
+      : parsed.problems.map((problem) => ({
+          level: 'error' as const,
+          where: problem.path,
+          message: problem.message,
+        }))),
+  );
   const errors = findings.filter((finding) => finding.level === 'error');
   if (options.json) {
     io.stdout(

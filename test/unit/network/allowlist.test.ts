@@ -135,8 +135,18 @@ describe('parseNetworkOptions', () => {
       'network.allowlist[0].credential',
       /every domain/,
     ],
-    [{ allowlist: [{ domain: 'a.com', extra: 1 }] }, 'network.allowlist[0]', /unknown key "extra"/],
-    [{ allow: [] }, 'network', /unknown key|network must be/],
+    [
+      { allowlist: [{ domain: 'a.com', extra: 1 }] },
+      'network.allowlist[0].extra',
+      /unknown field "extra"; known fields: domain, transform, credential/,
+    ],
+    // A typo names the field and the one meant, as environment.network does (not "domain must be").
+    [
+      { allowlist: [{ domian: 'a.com' }] },
+      'network.allowlist[0].domian',
+      /unknown field "domian" \(did you mean "domain"\?\)/,
+    ],
+    [{ alowlist: [] }, 'network.alowlist', /unknown field "alowlist" \(did you mean "allowlist"\?\)/],
     ['open', 'network', /network must be "disabled"/],
   ])('refuses %j at %s', (raw, field, message) => {
     const error = refusal(() => parseNetworkOptions(raw));

@@ -9,6 +9,20 @@ import protocol
 
 STATE_DIR = protocol.PATHS["stateDir"]
 WORKSPACE = protocol.PATHS["workspace"]
+# Loaded by every node a hook starts (sandbox-image/node-no-workspace-modules.cjs).
+NODE_PRELOAD_OPTION = "--require=/usr/lib/hookbox/node-no-workspace-modules.cjs"
+
+
+# git refuses a repository owned by another user, and /workspace belongs to root (docs/security.md,
+# "/workspace cannot be locked"): tool code is given /workspace as a safe directory in its own
+# environment (git's "command" scope, which it trusts as it trusts /etc/gitconfig). The hook user is
+# not: a repository tool code planted (`core.fsmonitor`, hooks, aliases) must never run as it
+# (docs/security.md, "Hooks and the workspace").
+TOOL_GIT_SAFE_DIRECTORY = {
+    "GIT_CONFIG_COUNT": "1",
+    "GIT_CONFIG_KEY_0": "safe.directory",
+    "GIT_CONFIG_VALUE_0": WORKSPACE,
+}
 
 
 def tool_environment():
@@ -20,6 +34,7 @@ def tool_environment():
         "LOGNAME": "tool",
         "LANG": "C.UTF-8",
         "PWD": WORKSPACE,
+        **TOOL_GIT_SAFE_DIRECTORY,
         **http_hooks.proxy_environment(),
     }
 
@@ -33,12 +48,34 @@ def hook_environment(extra):
         "LOGNAME": "hook",
         "LANG": "C.UTF-8",
         "PWD": WORKSPACE,
-        # cwd is /workspace, which tool code writes: never import Python modules from it.
+        # cwd is /workspace, which tool code writes: never import modules from it. Python leaves
+        # the cwd off sys.path; node's preload drops /workspace from `node -e`'s module search
+        # (docs/security.md, "Hooks and the workspace").
         "PYTHONSAFEPATH": "1",
         "PYTHONDONTWRITEBYTECODE": "1",
+        "NODE_OPTIONS": NODE_PRELOAD_OPTION,
         **http_hooks.proxy_environment(),
     }
     env.update({str(k): str(v) for k, v in (extra or {}).items()})
+    return env
+
+
+def hook_environment_as_tool(extra):
+    """A `"run_as": "tool"` handler's (docs/gates.md, "Running workspace code from a hook"): the
+    hook's values, with the tool user's home, temporary folder, name and git safe directory, and
+    node free to load the workspace's packages (what such a handler is for)."""
+    env = hook_environment(extra)
+    if env.get("NODE_OPTIONS") == NODE_PRELOAD_OPTION:
+        del env["NODE_OPTIONS"]
+    env.update(
+        {
+            "HOME": WORKSPACE,
+            "TMPDIR": files.TOOL_TMPDIR,
+            "USER": "tool",
+            "LOGNAME": "tool",
+            **TOOL_GIT_SAFE_DIRECTORY,
+        }
+    )
     return env
 
 

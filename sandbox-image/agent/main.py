@@ -35,7 +35,7 @@ import sources  # noqa: E402
 import sweep  # noqa: E402
 import workspace_files  # noqa: E402
 from hook_command import hook_argv  # noqa: E402
-from launch import code_command, hook_environment, tool_environment  # noqa: E402
+from launch import code_command, hook_environment, hook_environment_as_tool, tool_environment  # noqa: E402
 from users import HOOK, TOOL, drop_supplementary_groups  # noqa: E402
 
 # The version and the paths come from protocol.schema.json, generated from the controller's zod
@@ -134,11 +134,11 @@ async def tool_code_paused():
     # The interpreter waiting for the next call's code is not tool code yet: nothing to stop. After
     # a sweep that left no tool process, none can have started since: nothing to look for.
     if not sweep.tool_code_may_run():
-        yield
+        yield ()
         return
     paused = await sweep.pause_user_processes(TOOL, spare_sessions=CODE_INTERPRETERS.spared_sessions())
     try:
-        yield
+        yield paused
     finally:
         sweep.resume_processes(paused)
 
@@ -186,6 +186,28 @@ async def spawn_hook(request):
     )
 
 
+async def spawn_hook_as_tool(request, paused):
+    """A `"run_as": "tool"` handler (docs/gates.md, "Running workspace code from a hook"): spawned as
+    the tool user, confined as tool code is. Afterwards every tool process it left is killed, but the
+    paused background processes and the interpreter waiting for the next call's code."""
+    await files.ensure_tool_tmpdir()
+    kept = set(CODE_INTERPRETERS.spared_sessions())
+    for pid in paused:
+        with contextlib.suppress(OSError):
+            kept.add(os.getsid(pid))
+    return await processes.run(
+        hook_argv(request["command"]),
+        user=TOOL,
+        cwd=WORKSPACE,
+        env=hook_environment_as_tool(request.get("env")),
+        stdin_data=request.get("stdin", "").encode(),
+        timeout_ms=request["timeout_ms"],
+        output_cap_bytes=request["output_cap_bytes"],
+        sweep_user_after=True,
+        spare_sessions=lambda: frozenset(kept),
+    )
+
+
 async def run_hook(request):
     """One command handler, and then the call's code when the controller sent it along and the
     hook's answer plainly allows (docs/gates.md, "One request per gated call")."""
@@ -205,9 +227,11 @@ async def _run_one_hook(request):
     worker's failure falls back to a spawn, so the event is still answered."""
     if "stdin_b64" in request:
         request = {**request, "stdin": _payload(request, "stdin").decode("utf-8", errors="replace")}
-    async with tool_code_paused():
+    async with tool_code_paused() as paused:
         # A prestarted gate or a worker may fork too: the same room as for a spawn.
         await sweep.make_room_for_hook()
+        if request.get("run_as") == "tool":
+            return _hook_answer(await spawn_hook_as_tool(request, paused), "spawned")
         if request.get("worker") and request.get("key") is not None:
             started = time.monotonic()
             (answer, stderr), failure = await HOOK_PROCESSES.ask_worker(request, hook_environment)

@@ -14,10 +14,23 @@ import { describeIssues, formatPath, knownKeysOf } from './zod-issues.js';
 /** What a handler's failure means: `allow` (compatible default) or `deny` (fail closed). */
 export type OnError = 'allow' | 'deny';
 
+/**
+ * Whose rights a command handler runs with (docs/gates.md, "Running workspace code from a hook"):
+ * `hook`, the hook user, or `tool`, the user tool code runs as, for handlers that run what the
+ * workspace holds (test runners, formatters, `make`, `npm`).
+ */
+export type RunAs = 'hook' | 'tool';
+
 export interface CommandHandler {
   type: 'command';
-  /** Run with `/bin/sh -c` inside the sandbox, as the hook user, cwd `/workspace`. */
+  /** Run with `/bin/sh -c` inside the sandbox, as the user `runAs` names, cwd `/workspace`. */
   command: string;
+  /**
+   * `tool` runs the handler as the tool user, never prestarted and never a worker: what it runs
+   * from the workspace cannot read or write the hook state dir. Our extension of hooks.json
+   * (`run_as`). @default 'hook'
+   */
+  runAs: RunAs;
   timeoutSeconds: number;
   onError: OnError;
   /**
@@ -91,21 +104,32 @@ const onErrorSchema = z
 /** A command runs as `/bin/sh -c COMMAND`; Linux refuses one argument of 128 KiB (with its NUL). */
 const LONGEST_COMMAND_BYTES = 128 * 1024 - 1;
 
-const commandHandlerSchema = z.strictObject({
-  type: z.literal('command'),
-  command: z
-    .string({ error: 'command must be a string' })
-    .trim()
-    .min(1, { error: 'command must not be empty' })
-    .refine((command) => Buffer.byteLength(command) <= LONGEST_COMMAND_BYTES, {
-      error: `command must be at most ${LONGEST_COMMAND_BYTES} bytes (the kernel's limit on one argument of /bin/sh -c); put longer logic in a script under .agents/`,
-    }),
-  timeout: timeoutSchema,
-  on_error: onErrorSchema,
-  // hookbox's extensions (docs/gates.md, "Prestart and workers").
-  prestart: z.boolean({ error: 'prestart must be true or false' }).optional(),
-  worker: z.boolean({ error: 'worker must be true or false' }).default(false),
-});
+const commandHandlerSchema = z
+  .strictObject({
+    type: z.literal('command'),
+    command: z
+      .string({ error: 'command must be a string' })
+      .trim()
+      .min(1, { error: 'command must not be empty' })
+      .refine((command) => Buffer.byteLength(command) <= LONGEST_COMMAND_BYTES, {
+        error: `command must be at most ${LONGEST_COMMAND_BYTES} bytes (the kernel's limit on one argument of /bin/sh -c); put longer logic in a script under .agents/`,
+      }),
+    timeout: timeoutSchema,
+    on_error: onErrorSchema,
+    // hookbox's extensions (docs/gates.md, "Prestart and workers").
+    prestart: z.boolean({ error: 'prestart must be true or false' }).optional(),
+    worker: z.boolean({ error: 'worker must be true or false' }).default(false),
+    // docs/gates.md, "Running workspace code from a hook".
+    run_as: z.enum(['hook', 'tool'], { error: 'run_as must be "hook" or "tool"' }).default('hook'),
+  })
+  .refine((handler) => handler.run_as === 'hook' || !handler.worker, {
+    error: 'a worker runs as the hook user: "worker": true cannot go with "run_as": "tool"',
+    path: ['worker'],
+  })
+  .refine((handler) => handler.run_as === 'hook' || handler.prestart !== true, {
+    error: 'a "run_as": "tool" handler starts per event: "prestart": true cannot go with it',
+    path: ['prestart'],
+  });
 
 const httpHandlerSchema = z.strictObject({
   type: z.literal('http'),
@@ -337,6 +361,7 @@ export function safeParseHooksConfig(text: string): HooksConfigParse {
                   onError: handler.on_error,
                   prestart: handler.prestart,
                   worker: handler.worker,
+                  runAs: handler.run_as,
                 }
               : {
                   type: 'http',

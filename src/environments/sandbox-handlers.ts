@@ -100,7 +100,9 @@ export class SandboxHandlers implements HandlerExecutor {
         env,
         timeout_ms: handler.timeoutSeconds * 1000,
         output_cap_bytes: ENVIRONMENT_DEFAULTS.hookOutputCapBytes,
-        ...(key === undefined
+        // docs/gates.md, "Running workspace code from a hook": never prestarted, never a worker.
+        ...(handler.runAs === 'tool' ? { run_as: 'tool' as const } : {}),
+        ...(key === undefined || handler.runAs === 'tool'
           ? {}
           : {
               key,

@@ -68,7 +68,9 @@ export function prestartRequests(
     for (const event of ['pre_tool_execution', 'post_tool_execution'] as HookEvent[]) {
       for (const rule of group[event]) {
         for (const handler of rule.handlers) {
-          if (handler.type !== 'command') continue;
+          // A handler run as the tool user starts per event (docs/gates.md, "Running workspace code
+          // from a hook"): a process waiting as tool would be tool code's to tamper with.
+          if (handler.type !== 'command' || handler.runAs === 'tool') continue;
           if (!handler.worker && !(handler.prestart !== false && context.prestart)) continue;
           const toolName = expectedTool(rule.matcher.matches, context);
           if (toolName === undefined) continue;

@@ -5,9 +5,9 @@ import { SystemError } from '../errors/index.js';
 import type { Logger } from '../record/logger.js';
 import { SqliteApprovalStore } from '../state/sqlite-approval-store.js';
 import { SqliteInteractionStore } from '../state/sqlite-interaction-store.js';
-import { isOwnedBy } from '../tenants/ownership.js';
 import type { QuotaBook } from '../tenants/quotas.js';
 import type { Caller } from '../tenants/tenant.js';
+import { TenantDisk } from '../tenants/tenant-disk.js';
 import type { WorkspaceDisk } from '../tenants/workspace-disk.js';
 import { approvalTtlFromEnv } from './approval-flow.js';
 import { MemoryApprovalStore, type ApprovalStore } from './approval-store.js';
@@ -51,6 +51,8 @@ export class InteractionService {
   private readonly quotas: QuotaBook | undefined;
   /** The workspace measurements behind the `disk_mb` quota, when enforced. */
   readonly workspaceDisk: WorkspaceDisk | undefined;
+  /** What counts against each tenant's `disk_mb`: workspaces and snapshots (when enforced). */
+  private readonly tenantDisk: TenantDisk | undefined;
   /** Finding, describing and deleting environments (service-environments.ts). */
   private readonly environments: ServiceEnvironments;
   /** Snapshots and forks (docs/environments.md, "Snapshots and forks"). */
@@ -81,7 +83,16 @@ export class InteractionService {
       this.logger,
       this.quotas,
     );
-    this.snapshots = new ServiceSnapshots(this.environments, this.quotas, this.logger);
+    this.tenantDisk =
+      this.quotas && this.workspaceDisk
+        ? new TenantDisk(this.workspaceDisk, this.controller, this.quotas)
+        : undefined;
+    this.snapshots = new ServiceSnapshots(
+      this.environments,
+      this.quotas,
+      this.logger,
+      this.tenantDisk,
+    );
     this.parts = {
       snapshots: this.snapshots,
       controller: this.controller,
@@ -111,13 +122,7 @@ export class InteractionService {
     if (this.closing)
       throw new SystemError('engine_unavailable', 'hookbox is shutting down', { retryable: true });
     const request = parseInteractionRequest(body);
-    if (caller && this.quotas && this.workspaceDisk) {
-      const mine = this.controller
-        .listEnvironments()
-        .filter((environment) => isOwnedBy(environment.tenant, caller))
-        .map((environment) => environment.id);
-      this.quotas.checkDisk(caller, this.workspaceDisk.usedBy(mine));
-    }
+    if (caller && this.tenantDisk) await this.tenantDisk.check(caller);
     const release = caller && this.quotas ? this.quotas.startInteraction(caller) : () => {};
     try {
       return await prepareInteraction(this.parts, request, caller, release);

@@ -4,12 +4,13 @@ import type { ServiceEnvironments } from '../interactions/service-environments.j
 import type { Logger } from '../record/logger.js';
 import { assertOwned, canSee } from '../tenants/ownership.js';
 import { quotaExceeded, type QuotaBook } from '../tenants/quotas.js';
+import type { TenantDisk } from '../tenants/tenant-disk.js';
 import type { Caller } from '../tenants/tenant.js';
 import { checkForkCount, snapshotNotFound } from './snapshot-checks.js';
 import type { SnapshotRow } from './snapshot-rows.js';
 import type { SnapshotInfo } from './snapshot-schema.js';
 
-export function snapshotInfoOf(row: SnapshotRow): SnapshotInfo {
+export function snapshotInfoOf(row: SnapshotRow, sizeBytes: number | null = null): SnapshotInfo {
   return {
     snapshot_id: row.id,
     object: 'snapshot',
@@ -21,6 +22,7 @@ export function snapshotInfoOf(row: SnapshotRow): SnapshotInfo {
     vocabulary: row.recipe.vocabulary,
     has_hooks: row.recipe.hooksJson !== null,
     network: row.networked,
+    size_bytes: sizeBytes,
   };
 }
 
@@ -34,7 +36,26 @@ export class ServiceSnapshots {
     private readonly environments: ServiceEnvironments,
     private readonly quotas: QuotaBook | undefined,
     private readonly logger: Logger | undefined,
+    /** Counts snapshots against `disk_mb` and measures them (docs/tenants.md). */
+    private readonly disk?: TenantDisk,
   ) {}
+
+  private infoOf(row: SnapshotRow): SnapshotInfo {
+    return snapshotInfoOf(row, this.disk?.snapshotBytes(row) ?? null);
+  }
+
+  /**
+   * With `disk_mb` enforced: measures now, and refuses (429) what would take the caller's tenant
+   * past it, `adding` bytes more (docs/tenants.md, "What counts against disk_mb").
+   */
+  private async checkDisk(
+    caller: Caller | undefined,
+    adding: () => { bytes: number; what: string },
+  ) {
+    if (!caller || !this.disk) return;
+    await this.disk.refresh();
+    await this.disk.check(caller, adding());
+  }
 
   private get snapshots() {
     return this.environments.controller.snapshots;
@@ -55,7 +76,14 @@ export class ServiceSnapshots {
           60,
         );
     }
-    return snapshotInfoOf(await this.snapshots.take(environment));
+    await this.checkDisk(caller, () => ({
+      bytes: this.disk!.workspaceBytes(environment.id),
+      what: `a snapshot of ${environment.id}`,
+    }));
+    const row = await this.snapshots.take(environment);
+    // Measured now, so its size is in the answer and counts from the next request on.
+    await this.disk?.refresh();
+    return this.infoOf(row);
   }
 
   /** A snapshot the caller may see; else the 404 of a missing one naming `field`. */
@@ -69,12 +97,14 @@ export class ServiceSnapshots {
   /** `GET /v1beta/snapshots`. */
   async list(caller?: Caller): Promise<{ snapshots: SnapshotInfo[] }> {
     const rows = await this.snapshots.list();
-    return { snapshots: rows.filter((row) => canSee(row.tenant, caller)).map(snapshotInfoOf) };
+    return {
+      snapshots: rows.filter((row) => canSee(row.tenant, caller)).map((row) => this.infoOf(row)),
+    };
   }
 
   /** `GET /v1beta/snapshots/{id}`. */
   async info(id: string, caller?: Caller): Promise<SnapshotInfo> {
-    return snapshotInfoOf(await this.rowAt(id, 'id', caller));
+    return this.infoOf(await this.rowAt(id, 'id', caller));
   }
 
   /** `DELETE /v1beta/snapshots/{id}`. */
@@ -89,6 +119,10 @@ export class ServiceSnapshots {
    */
   async restoreFor(id: string, field: string, caller?: Caller): Promise<Environment> {
     const row = await this.rowAt(id, field, caller);
+    await this.checkDisk(caller, () => ({
+      bytes: this.disk!.snapshotBytes(row) ?? 0,
+      what: `restoring ${row.id}`,
+    }));
     return this.environments.createFor(caller, { snapshot: row.id });
   }
 
@@ -101,6 +135,10 @@ export class ServiceSnapshots {
     const count = checkForkCount(rawCount ?? '1', 'count');
     await this.environments.adoptEnvironment(environmentId);
     const environment = this.environments.environmentInUse(environmentId, caller);
+    await this.checkDisk(caller, () => ({
+      bytes: count * this.disk!.workspaceBytes(environment.id),
+      what: `${count} cop${count === 1 ? 'y' : 'ies'} of ${environment.id}`,
+    }));
     const release = this.environments.reserve(caller, count);
     try {
       const copies = await this.environments.controller.forkEnvironment(environment.id, count);

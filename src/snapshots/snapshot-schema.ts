@@ -19,6 +19,13 @@ export const snapshotInfoSchema = z
       .describe(
         'Whether its environment had a network (kept in memory only: lost on a restart, and the snapshot can then not be restored).',
       ),
+    size_bytes: z
+      .number()
+      .int()
+      .nullable()
+      .describe(
+        'What its volume holds on the engine’s disk, as last measured; it counts against its tenant’s `disk_mb` (docs/tenants.md). Null where the engine cannot measure volumes (Kubernetes) or has not measured it yet.',
+      ),
   })
   .describe('A snapshot: an environment’s workspace and gates, and how it was made.');
 

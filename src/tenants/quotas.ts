@@ -1,5 +1,6 @@
 import { totalmem } from 'node:os';
 import { UserError } from '../errors/index.js';
+import type { DiskUse } from './tenant-disk.js';
 import type { Caller } from './tenant.js';
 
 const MIB = 1024 * 1024;
@@ -144,15 +145,28 @@ export class QuotaBook {
     this.handOuts.set(caller.tenant, [...this.recentHandOuts(caller.tenant), this.now()]);
   }
 
-  /** Throws a 429 when the tenant's environments hold its quota of workspace disk or more. */
-  checkDisk(caller: Caller, usedBytes: number): void {
+  /**
+   * A 429 `disk_mb` when the tenant's workspaces and snapshots hold its quota already, or would
+   * pass it with `adding` (docs/tenants.md, "What counts against disk_mb").
+   */
+  checkDisk(caller: Caller, use: DiskUse, adding?: { bytes: number; what: string }): void {
     const quota = caller.quotas.diskMb * MIB;
-    if (usedBytes >= quota) {
+    const used = use.workspacesBytes + use.snapshotsBytes;
+    const mib = (bytes: number) => (bytes / MIB).toFixed(0);
+    const held = `tenant ${caller.tenant} holds ${mib(used)} MiB (workspaces ${mib(use.workspacesBytes)} MiB, snapshots ${mib(use.snapshotsBytes)} MiB)`;
+    const free =
+      'delete files, environments (DELETE /v1beta/environments/{id}) or snapshots (DELETE /v1beta/snapshots/{id})';
+    if (used >= quota)
       throw quotaExceeded(
         'disk_mb',
-        `tenant ${caller.tenant}'s environments hold ${(usedBytes / MIB).toFixed(0)} MiB of workspace, its quota is ${caller.quotas.diskMb} MiB; delete files or environments`,
+        `${held}, its quota is ${caller.quotas.diskMb} MiB; ${free}`,
         60,
       );
-    }
+    if (adding && used + adding.bytes > quota)
+      throw quotaExceeded(
+        'disk_mb',
+        `${held}; ${adding.what} would add ${mib(adding.bytes)} MiB, past its quota of ${caller.quotas.diskMb} MiB; ${free}`,
+        60,
+      );
   }
 }

@@ -7,9 +7,10 @@ import { workspaceDiskUsage } from '../sandbox/workspace-disk.js';
 export const DEFAULT_DISK_MEASURE_INTERVAL_MS = 30_000;
 
 /**
- * What each environment's workspace volume holds, measured by the engine every interval (Docker
- * volumes have no size limit of their own, so a tenant's `disk_mb` quota is checked against the
- * last measurement when a request comes; docs/tenants.md, "Quotas").
+ * What each environment's workspace volume (or disk) and each snapshot's volume holds, measured by
+ * the engine every interval (Docker volumes have no size limit of their own, so a tenant's
+ * `disk_mb` quota is checked against the last measurement when a request comes; docs/tenants.md,
+ * "What counts against disk_mb").
  */
 export class WorkspaceDisk {
   private sizes = new Map<string, number>();
@@ -44,6 +45,11 @@ export class WorkspaceDisk {
         this.measuring = undefined;
       });
     return this.measuring;
+  }
+
+  /** Bytes a volume (a snapshot's) held at the last measurement; undefined: not measured. */
+  sizeOf(volume: string): number | undefined {
+    return this.sizes.get(volume);
   }
 
   /** Bytes the workspaces of these environments held at the last measurement. */

@@ -305,7 +305,7 @@ describe('the workspace disk quota', () => {
       expect(refused.status).toBe(429);
       expect(refused.json.error.details).toMatchObject({ quota: 'disk_mb' });
       expect(refused.json.error.message).toMatch(
-        /^disk_mb: tenant small's environments hold 3 MiB/,
+        /^disk_mb: tenant small holds 3 MiB \(workspaces 3 MiB, snapshots 0 MiB\), its quota is 1 MiB/,
       );
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
       // Alice is not affected by small's usage.

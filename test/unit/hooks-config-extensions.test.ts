@@ -132,3 +132,59 @@ describe('what the agent is asked to start ahead', () => {
     ).toEqual([true]);
   });
 });
+
+describe('hooks.json extension run_as (docs/gates.md, "Running workspace code from a hook")', () => {
+  const parse = (text: string) => {
+    const parsed = safeParseHooksConfig(text);
+    if (!parsed.success) throw new Error('expected a valid config');
+    return parsed.config;
+  };
+
+  it('defaults to the hook user and takes "tool"', () => {
+    const [plain] = parse(config({})).groups[0]!.pre_tool_execution[0]!.handlers;
+    expect(plain).toMatchObject({ runAs: 'hook' });
+    const [tool] = parse(config({ run_as: 'tool' })).groups[0]!.pre_tool_execution[0]!.handlers;
+    expect(tool).toMatchObject({ runAs: 'tool', worker: false });
+  });
+
+  it('refuses anything else, and a worker or a forced prestart with "tool", naming the field', async () => {
+    for (const [handler, field, message] of [
+      [{ run_as: 'root' }, 'run_as', 'run_as must be "hook" or "tool"'],
+      [{ run_as: 1000 }, 'run_as', 'run_as must be "hook" or "tool"'],
+      [
+        { run_as: 'tool', worker: true },
+        'worker',
+        'a worker runs as the hook user: "worker": true cannot go with "run_as": "tool"',
+      ],
+      [
+        { run_as: 'tool', prestart: true },
+        'prestart',
+        'a "run_as": "tool" handler starts per event: "prestart": true cannot go with it',
+      ],
+    ] as const) {
+      const parsed = safeParseHooksConfig(config(handler));
+      expect(parsed.success).toBe(false);
+      if (parsed.success) continue;
+      expect(parsed.problems).toEqual([
+        { path: `g.pre_tool_execution[0].hooks[0].${field}`, message },
+      ]);
+      const result = await validate(config(handler));
+      expect(result.code).toBe(2);
+      expect(result.stdout).toContain(message);
+    }
+  });
+
+  it('is never started ahead: not asked of the agent even with prestarting on', () => {
+    const tool = parse(config({ run_as: 'tool' }));
+    expect(
+      prestartRequests(tool, handlerKeys(tool), {
+        environmentId: 'env_1',
+        stateDir: '/var/lib/hookbox/state',
+        nextCallId: 'call_next',
+        toolNames: ['code_execution'],
+        prestart: true,
+        lastToolName: undefined,
+      }),
+    ).toEqual([]);
+  });
+});

@@ -37,7 +37,7 @@ export const runCode = operation(
 export const hookRunner = z.enum(['spawned', 'prestarted', 'worker', 'worker_fallback']);
 
 export const runHook = operation(
-  'Runs one command handler as the hook user: by its worker, by the process started ahead for it, or spawned (docs/gates.md).',
+  'Runs one command handler as the hook user (or, with run_as tool, the tool user): by its worker, by the process started ahead for it, or spawned (docs/gates.md).',
   z.strictObject({
     command: z.string(),
     /** The event's JSON, base64-encoded. */
@@ -52,6 +52,11 @@ export const runHook = operation(
     generation: count.optional(),
     prestart: z.union([z.boolean(), z.literal('auto')]).optional(),
     worker: z.boolean().optional(),
+    /**
+     * `tool`: run the handler as the tool user, spawned, confined as tool code is (docs/gates.md,
+     * "Running workspace code from a hook"). Left out: the hook user.
+     */
+    run_as: z.enum(['hook', 'tool']).optional(),
     /**
      * The call's code, run in the same request right after the hook when, and only when, the
      * hook's answer is a plain allow (docs/gates.md, "One request per gated call").

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { chmodSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fetchJson, scriptedRequest, useServer } from './api-helpers.js';
@@ -137,6 +137,55 @@ describe('published agent hook scripts, unchanged', () => {
         expect(outcome.hooks.every((hook) => hook.outcome === 'allow')).toBe(true);
       }
     }
+  });
+
+  it('imported with hookbox hooks import from the files the agents keep, then run', async () => {
+    const project = sourcesDir({
+      '.cursor/hooks.json': JSON.stringify({
+        version: 1,
+        hooks: { beforeShellExecution: [{ command: './hooks/block-git.sh' }] },
+      }),
+      '.cursor/hooks/block-git.sh': files['.agents/hooks-scripts/block-git.sh'],
+      '.github/hooks/guards.json': JSON.stringify({
+        version: 1,
+        hooks: {
+          preToolUse: [
+            { type: 'command', bash: './scripts/pre-force-push-block.sh', timeoutSec: 10 },
+          ],
+        },
+      }),
+      'scripts/pre-force-push-block.sh': files['.agents/hooks-scripts/pre-force-push-block.sh'],
+    });
+    chmodSync(join(project, '.cursor/hooks/block-git.sh'), 0o755);
+    chmodSync(join(project, 'scripts/pre-force-push-block.sh'), 0o755);
+    const out = sourcesDir({});
+    for (const file of ['.github/hooks/guards.json', '.cursor/hooks.json']) {
+      const imported = await cli('hooks', 'import', join(project, file), '--out', out, '--json');
+      expect(imported.code, imported.stderr).toBe(0);
+    }
+    const call = async (code: string) => {
+      const run = await cli(
+        'call',
+        '--sources',
+        out,
+        '--tool',
+        'code_execution',
+        '--args',
+        JSON.stringify({ code }),
+        '--json',
+      );
+      expect(run.stderr).toBe('');
+      return JSON.parse(run.stdout) as { blocked: boolean; reason: string | null };
+    };
+    expect(await call('git push -f origin main')).toMatchObject({
+      blocked: true,
+      reason: CASES[0]!.blockedBy![1],
+    });
+    expect(await call('git log')).toMatchObject({
+      blocked: true,
+      reason: CASES[2]!.blockedBy![1],
+    });
+    expect(await call('echo fine')).toMatchObject({ blocked: false });
   });
 
   it('through the API: the same cases in one interaction', async () => {

@@ -48,7 +48,8 @@ export function toCursor(call: ToolCall): ForeignCall {
   };
 }
 
-export const CURSOR_TOOL_NAMES = [...renamed.names, 'Delete'];
+/** Published Cursor hooks match edits as `StrReplace` as well as `Edit`: both select the call. */
+export const CURSOR_TOOL_NAMES = [...renamed.names, 'Delete', 'StrReplace'];
 
 function mapBack(updated: Record<string, unknown>, call: ToolCall) {
   if (call.name === 'delete_file') {
@@ -183,6 +184,7 @@ export function cursorDialect(event: Event): Dialect {
     dialect = {
       id: 'cursor',
       toolName: (call) => toCursor(call).name,
+      aliases: (call) => (toCursor(call).name === 'Edit' ? ['StrReplace'] : []),
       ...(FIRES[event] ? { fires: FIRES[event] } : {}),
       prePayload: prePayload(event),
       postPayload: postPayload(event),

@@ -163,6 +163,7 @@ describe('cursor', () => {
     expect(
       dialectOf('cursor', 'preToolUse').toolName({ name: 'delete_file', args: { path: 'a' } }),
     ).toBe('Delete');
+    expect(dialectOf('cursor', 'preToolUse').aliases!(replace)).toEqual(['StrReplace']);
   });
   it('permission deny/ask/allow with agent_message; exit 2 blocks; failClosed is on_error deny', () => {
     const cursor = dialectOf('cursor', 'beforeShellExecution');

@@ -49,6 +49,11 @@ export class McpHttpSessions {
     if (!session || !canSee(session.owner, caller)) throw noSession(id);
     if (environmentId !== undefined && session.environment.id !== environmentId)
       throw noSession(id);
+    // An environment that expired or was deleted under a session ends it: the client starts anew.
+    if (!this.service.controller.listEnvironments().includes(session.environment)) {
+      void this.end(session);
+      throw noSession(id);
+    }
     this.service.leases.touch(session.environment.id);
     return session;
   }

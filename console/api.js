@@ -14,7 +14,11 @@ export const session = {
   },
 };
 
-/** An error answer of the API: `{error: {code, message, status}}`. */
+/**
+ * An error answer of the API, Google's envelope (docs/contract.md §9): `{error: {code: <HTTP
+ * status>, message, status: "NOT_FOUND", details: [{reason: <hookbox code>, …}]}}`. `status` here is
+ * the HTTP status; `code` is hookbox's literal code (`not_found`, `unauthenticated`, …).
+ */
 export class ApiError extends Error {
   constructor(status, code, message) {
     super(message);
@@ -37,7 +41,8 @@ export async function api(path, { method = 'GET', key = session.key, signal } = 
   }
   if (!response.ok) {
     const error = body.error ?? {};
-    throw new ApiError(response.status, error.code ?? 'http_error', error.message ?? text);
+    const info = (error.details ?? []).find((detail) => typeof detail.reason === 'string');
+    throw new ApiError(response.status, info?.reason ?? 'http_error', error.message ?? text);
   }
   return body;
 }

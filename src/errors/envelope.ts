@@ -123,14 +123,14 @@ interface LooseEnvelope {
     code: number;
     message: string;
     status: string;
-    details?: readonly Record<string, unknown>[] | undefined;
+    details?: readonly object[] | undefined;
   };
 }
 
 /** Reads an envelope (validated by the caller: errorEnvelopeSchema) into hookbox's facts. */
 export function factsOfEnvelope(body: LooseEnvelope): EnvelopeFacts {
   const { error } = body;
-  const entries = error.details ?? [];
+  const entries = (error.details ?? []) as readonly Record<string, unknown>[];
   const info = entries.find(
     (entry) => entry['@type'] === ERROR_INFO_TYPE && entry.domain === ERROR_DOMAIN,
   );

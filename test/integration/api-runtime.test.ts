@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Controller } from '../../src/environments/controller.js';
 import { createLogger } from '../../src/record/logger.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
+import { apiErrorOf } from './api-error.js';
 
 const KEY = 'runtime-test-key';
 let server: RunningServer;
@@ -63,7 +64,7 @@ describe('environment.sandbox.runtime', () => {
       },
     });
     expect(again.status).toBe(400);
-    expect(again.json.error?.details?.field).toBe('environment.sandbox');
+    expect(apiErrorOf(again.json).field).toBe('environment.sandbox');
     await fetch(`${server.url}/v1beta/environments/${made.json.environment_id}`, {
       method: 'DELETE',
       headers: { authorization: `Bearer ${KEY}` },

@@ -14,7 +14,11 @@ export const session = {
   },
 };
 
-/** An error answer of the API: `status` is the HTTP status, `code` hookbox's error code. */
+/**
+ * An error answer of the API, Google's envelope (docs/contract.md §9): `{error: {code: <HTTP
+ * status>, message, status: "NOT_FOUND", details: [{reason: <hookbox code>, …}]}}`. `status` here is
+ * the HTTP status; `code` is hookbox's literal code (`not_found`, `unauthenticated`, …).
+ */
 export class ApiError extends Error {
   constructor(status, code, message) {
     super(message);
@@ -24,13 +28,19 @@ export class ApiError extends Error {
 }
 
 /**
- * The one place that reads an error body (docs/console.md): its message and hookbox code, from the
- * HTTP status and the parsed body (`{error: {code, message, status}}`), or the raw text.
+ * The one place that reads an error body (docs/console.md): its message and hookbox code (the
+ * ErrorInfo detail's `reason`), from the HTTP status and the parsed body, or the raw text.
  */
 export function errorOf(httpStatus, body, text) {
   const error = (body && body.error) || {};
-  const code = typeof error.code === 'string' ? error.code : (error.status ?? 'http_error');
-  return new ApiError(httpStatus, code, error.message ?? (text || `HTTP ${httpStatus}`));
+  const info = (Array.isArray(error.details) ? error.details : []).find(
+    (detail) => detail && typeof detail.reason === 'string',
+  );
+  return new ApiError(
+    httpStatus,
+    info?.reason ?? 'http_error',
+    error.message ?? (text || `HTTP ${httpStatus}`),
+  );
 }
 
 const headers = (key) => (key ? { 'x-goog-api-key': key } : {});

@@ -16,6 +16,7 @@ import {
 } from './environment-answers.js';
 import type { z } from 'zod';
 import { snapshotMethods } from './snapshot-methods.js';
+import { HookboxApiError } from './api-error.js';
 import {
   credentialListSchema,
   credentialSchema,
@@ -25,8 +26,8 @@ import {
 import {
   environmentInfoSchema,
   environmentListSchema,
-  errorBodySchema,
   interactionEventSchema,
+  looseErrorBodySchema,
   interactionSchema,
   type EnvironmentInfo,
   type Interaction,
@@ -45,6 +46,7 @@ export type {
 } from '../interactions/schema.js';
 
 export type { Credential, CredentialRequest } from './credential-answers.js';
+export { HookboxApiError } from './api-error.js';
 
 /** An environment's network as the API shows it (transform headers never are). */
 export type NetworkState = 'disabled' | { allowlist: { domain: string }[] };
@@ -76,34 +78,6 @@ function filesPath(
   if (query.format) params.set('format', query.format);
   const search = params.size > 0 ? `?${params.toString()}` : '';
   return `/v1beta/environments/${encodeURIComponent(id)}/files/${encoded}${search}`;
-}
-
-/** An error answer of the API (4xx/5xx), or a server that could not be reached (`status` 0). */
-export class HookboxApiError extends Error {
-  /** The HTTP status; 0 when no answer came. */
-  readonly status: number;
-  /** The hookbox error code (`invalid_argument`, `not_found`, `unauthenticated`, …). */
-  readonly code: string;
-  /** `field`: the JSON path or header at fault, when there is one. */
-  readonly details: Record<string, unknown>;
-
-  constructor(
-    status: number,
-    code: string,
-    message: string,
-    details: Record<string, unknown> = {},
-  ) {
-    super(message);
-    this.name = 'HookboxApiError';
-    this.status = status;
-    this.code = code;
-    this.details = details;
-  }
-
-  /** A bad request (4xx): the caller's mistake. */
-  get isClientError(): boolean {
-    return this.status >= 400 && this.status < 500;
-  }
 }
 
 export interface HookboxOptions {
@@ -332,11 +306,8 @@ export class Hookbox {
     } catch {
       // not JSON (a proxy's page): described by its status below
     }
-    const parsed = errorBodySchema.safeParse(json);
-    if (parsed.success) {
-      const { error } = parsed.data;
-      return new HookboxApiError(response.status, error.code, error.message, error.details);
-    }
+    const parsed = looseErrorBodySchema.safeParse(json);
+    if (parsed.success) return HookboxApiError.ofEnvelope(response.status, parsed.data);
     return new HookboxApiError(
       response.status,
       'http_error',

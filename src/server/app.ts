@@ -8,6 +8,7 @@ import { quotaExceeded } from '../tenants/quotas.js';
 import { LOCAL_CALLER, type Caller } from '../tenants/tenant.js';
 import { TokenBucketStore } from '../tenants/token-bucket-store.js';
 import { AllowedHosts } from './allowed-hosts.js';
+import { checkApiRevision } from './api-revision.js';
 import { CLIENT_LIMIT_DEFAULTS, type ClientLimits } from './client-limits.js';
 import { errorBody, requestErrorOf } from './errors.js';
 import { EventStream, DEFAULT_STREAM_BUFFER_BYTES, EVENT_STREAM_HEADERS } from './event-stream.js';
@@ -140,6 +141,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
         details: { field: 'x-goog-api-key' },
       });
     request.caller = caller;
+    checkApiRevision(request.headers['api-revision']);
     // The console and the metrics show every tenant's activity: operators only (docs/console.md).
     if ((path === '/metrics' || path.startsWith('/console/')) && caller.role !== 'admin')
       throw new UserError(

@@ -1,16 +1,13 @@
-import { httpStatusOf, toHookboxError, UserError, type HookboxError } from '../errors/index.js';
+import { envelopeOf, toHookboxError, UserError, type HookboxError } from '../errors/index.js';
 import type { ErrorBody } from '../interactions/schema.js';
 
-/** The body of every error answer: `{error: {code, message, status, details}}`. */
+/**
+ * The body of every error answer, Google's envelope: `{error: {code, message, status, details:
+ * [ErrorInfo, BadRequest?, RetryInfo?]}}` (docs/contract.md §9). Typed as the schema the OpenAPI
+ * document states, so the two cannot drift.
+ */
 export function errorBody(error: HookboxError): ErrorBody {
-  return {
-    error: {
-      code: error.code,
-      message: error.message,
-      status: httpStatusOf(error),
-      details: error.details,
-    },
-  };
+  return envelopeOf(error);
 }
 
 const MIB = 1024 * 1024;

@@ -1,4 +1,6 @@
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
+import { SystemError, UserError, httpStatusOf, type HookboxError } from '../errors/index.js';
+import { errorBody } from './errors.js';
 import type { HookboxMetrics } from './metrics.js';
 
 /** Where `--metrics-port` listens: loopback only, since it has no key (docs/console.md, "Metrics"). */
@@ -10,6 +12,12 @@ export interface MetricsServer {
   close(): Promise<void>;
 }
 
+/** Refusals and failures in the API's error envelope, as on the main port. */
+function sendError(response: ServerResponse, error: HookboxError): void {
+  response.writeHead(httpStatusOf(error), { 'content-type': 'application/json; charset=utf-8' });
+  response.end(JSON.stringify(errorBody(error)));
+}
+
 /** `GET /metrics` with no key, on 127.0.0.1 only; every other path is a 404. */
 export async function startMetricsServer(
   metrics: HookboxMetrics,
@@ -18,8 +26,16 @@ export async function startMetricsServer(
   const server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
     if (request.method !== 'GET' || path !== '/metrics') {
-      response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
-      response.end('only GET /metrics is served here\n');
+      sendError(
+        response,
+        new UserError(
+          'not_found',
+          `path: only GET /metrics is served here, not ${request.method} ${path}`,
+          {
+            details: { field: 'path' },
+          },
+        ),
+      );
       return;
     }
     metrics.text().then(
@@ -27,10 +43,13 @@ export async function startMetricsServer(
         response.writeHead(200, { 'content-type': contentType });
         response.end(body);
       },
-      (error: unknown) => {
-        response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
-        response.end(`collecting metrics failed: ${(error as Error).message}\n`);
-      },
+      (error: unknown) =>
+        sendError(
+          response,
+          new SystemError('internal', `collecting metrics failed: ${(error as Error).message}`, {
+            cause: error,
+          }),
+        ),
     );
   });
   server.keepAliveTimeout = 5_000;

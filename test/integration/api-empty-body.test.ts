@@ -2,6 +2,7 @@
 // header and no body is served, not refused as an empty JSON body.
 import { describe, expect, it } from 'vitest';
 import { fetchJson, scriptedRequest, useServer } from './api-helpers.js';
+import { apiErrorOf } from './api-error.js';
 
 const server = useServer();
 
@@ -44,15 +45,12 @@ describe('GET and DELETE with Content-Type: application/json and an empty body',
     expect(deleted.json).toEqual({});
     const gone = await fetchJson(server(), 'GET', `/v1beta/environments/${id}`, undefined, json);
     expect(gone.status).toBe(404);
-    expect(gone.json.error.code).toBe('not_found');
+    expect(apiErrorOf(gone.json).code).toBe('not_found');
   });
 
   it('a POST with an empty body is still refused, naming the body', async () => {
     const answer = await fetchJson(server(), 'POST', '/v1beta/interactions', '');
     expect(answer.status).toBe(400);
-    expect(answer.json.error).toMatchObject({
-      code: 'invalid_argument',
-      details: { field: 'body' },
-    });
+    expect(apiErrorOf(answer.json)).toMatchObject({ code: 'invalid_argument', field: 'body' });
   });
 });

@@ -67,7 +67,7 @@ describe('environment.sandbox.runtime', () => {
       },
     });
     expect(again.status).toBe(400);
-    expect(again.json.error?.details?.field).toBe('environment.sandbox');
+    expect(apiErrorOf(again.json).field).toBe('environment.sandbox');
     await fetch(`${server.url}/v1beta/environments/${made.json.environment_id}`, {
       method: 'DELETE',
       headers: { authorization: `Bearer ${KEY}` },

@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, GEMINI_GATE, GEMINI_HOOKS, sourcesDir } from './cli-helpers.js';
 import { fetchJson, scriptedRequest, useServer } from './api-helpers.js';
+import { apiErrorOf } from './api-error.js';
 
 const server = useServer();
 const deepHooks = '['.repeat(20_000) + ']'.repeat(20_000);
@@ -27,7 +28,7 @@ describe('bad input over HTTP: a 4xx in hookbox error shape', () => {
       ),
     );
     expect(answer.status, answer.text).toBe(400);
-    expect(answer.json.error.code).toBe('invalid_hooks_config');
+    expect(apiErrorOf(answer.json).code).toBe('invalid_hooks_config');
     expect(answer.json.error.message).toContain('nested deeper than 64 levels');
   });
 
@@ -38,10 +39,7 @@ describe('bad input over HTTP: a 4xx in hookbox error shape', () => {
     }).replace('"more":0', `"more":${'['.repeat(5000)}${']'.repeat(5000)}`);
     const answer = await fetchJson(server(), 'POST', '/v1beta/interactions', deep);
     expect(answer.status, answer.text).toBe(400);
-    expect(answer.json.error).toMatchObject({
-      code: 'invalid_argument',
-      details: { field: 'body' },
-    });
+    expect(apiErrorOf(answer.json)).toMatchObject({ code: 'invalid_argument', field: 'body' });
   });
 
   it('a NUL in code, and a lone surrogate in a path, are refused naming the argument', async () => {
@@ -75,7 +73,7 @@ describe('bad input over HTTP: a 4xx in hookbox error shape', () => {
       '{"agent":"scripted","input":[{"type":"code_execution_call","arguments":{"code":"true"}}],"environment":{"type":"remote","sources":[{"type":"inline","target":"workspace/x.txt","content":"a\\udc00b"}]}}',
     );
     expect(answer.status, answer.text).toBe(400);
-    expect(answer.json.error.code).toBe('invalid_sources');
+    expect(apiErrorOf(answer.json).code).toBe('invalid_sources');
     expect(answer.json.error.message).toContain('base64');
   });
 
@@ -86,8 +84,12 @@ describe('bad input over HTTP: a 4xx in hookbox error shape', () => {
     ]) {
       const answer = await fetchJson(server(), 'GET', path);
       expect(answer.status, answer.text).toBe(404);
-      expect(answer.json.error).toMatchObject({ code: 'not_found', status: 404 });
-      expect(answer.json.error.details.field).toBeDefined();
+      expect(apiErrorOf(answer.json)).toMatchObject({
+        code: 'not_found',
+        httpStatus: 404,
+        status: 'NOT_FOUND',
+        field: 'id',
+      });
     }
   });
 });

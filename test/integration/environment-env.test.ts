@@ -11,6 +11,7 @@ import { startServer, type RunningServer } from '../../src/server/index.js';
 import { codeCall, scripted } from '../unit/interactions/gemini-requests.js';
 import { bash, hooksJson, inline, rule, useController, withEnvironment } from './helpers.js';
 import { ownResources } from './cli-helpers.js';
+import { apiErrorOf } from './api-error.js';
 
 const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'silent' });
 
@@ -127,7 +128,7 @@ describe('environment.env over HTTP', () => {
       ),
     );
     expect(bad.status).toBe(400);
-    expect((await bad.json()).error.details.field).toBe('environment.env.PATH');
+    expect(apiErrorOf(await bad.json()).field).toBe('environment.env.PATH');
 
     const again = await post(
       scripted(
@@ -144,6 +145,6 @@ describe('environment.env over HTTP', () => {
       ),
     );
     expect(again.status).toBe(400);
-    expect((await again.json()).error.details.field).toBe('environment.env');
+    expect(apiErrorOf(await again.json()).field).toBe('environment.env');
   });
 });

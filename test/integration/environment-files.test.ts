@@ -16,6 +16,7 @@ import { keyDigest } from '../../src/tenants/keys.js';
 import { DEFAULT_TENANT_QUOTAS } from '../../src/tenants/tenant.js';
 import { Hookbox, HookboxApiError } from '../../src/client/index.js';
 import { bash, hooksJson, inline, rule } from './helpers.js';
+import { apiErrorOf } from './api-error.js';
 
 const KEY = 'files-test-key';
 const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'silent' });
@@ -128,7 +129,7 @@ describe('files API over HTTP', () => {
 
     const again = await put('data/blob.bin', 'other');
     expect(again.status).toBe(409);
-    expect((await again.json()).error.details.field).toBe('path');
+    expect(apiErrorOf(await again.json())).toMatchObject({ field: 'path', status: 'ABORTED' });
     const replaced = await put('data/blob.bin', 'other', '?overwrite=true');
     expect(replaced.status).toBe(200);
     expect(await (await fetch(`${base}/data/blob.bin`, { headers })).text()).toBe('other');
@@ -150,23 +151,23 @@ describe('files API over HTTP', () => {
     expect(deleted.status).toBe(200);
     const gone = await fetch(`${base}/list/a.txt`, { headers });
     expect(gone.status).toBe(404);
-    expect((await gone.json()).error.details.field).toBe('path');
+    expect(apiErrorOf(await gone.json()).field).toBe('path');
   });
 
   it('refuses traversal, absolute paths and symlinks that leave the workspace, naming the field', async () => {
     for (const path of ['..%2Fetc%2Fpasswd', 'a/..%2F..%2Fetc', '%2Fetc%2Fpasswd', 'a//b']) {
       const answer = await fetch(`${base}/${path}`, { headers });
       expect(answer.status, path).toBe(400);
-      expect((await answer.json()).error.details.field, path).toBe('path');
+      expect(apiErrorOf(await answer.json()).field, path).toBe('path');
     }
     await environment.call(
       bash('ln -s /etc /workspace/out && ln -s /workspace/list /workspace/in'),
     );
     const escaped = await fetch(`${base}/out/passwd`, { headers });
     expect(escaped.status).toBe(400);
-    const body = await escaped.json();
-    expect(body.error.details.field).toBe('path');
-    expect(body.error.message).toContain('leads out of /workspace');
+    const error = apiErrorOf(await escaped.json());
+    expect(error.field).toBe('path');
+    expect(error.message).toContain('leads out of /workspace');
     const written = await put('out/evil', 'x');
     expect(written.status).toBe(400);
     // A symlink that stays inside is followed.
@@ -200,14 +201,15 @@ describe('files API over HTTP', () => {
     );
     const noLinks = await put('unpacked', linked, '?format=tar');
     expect(noLinks.status).toBe(400);
-    expect((await noLinks.json()).error.details.field).toBe('body');
+    expect(apiErrorOf(await noLinks.json()).field).toBe('body');
   });
 
   it('shows a write of .env to the gates as the write tool: blocked (403), recorded, nothing written', async () => {
     const blocked = await put('config/.env', 'SECRET=1');
     expect(blocked.status).toBe(403);
-    const body = await blocked.json();
-    expect(body.error.message).toContain('no .env files');
+    const refusal = apiErrorOf(await blocked.json());
+    expect(refusal).toMatchObject({ code: 'permission_denied', status: 'PERMISSION_DENIED' });
+    expect(refusal.message).toContain('no .env files');
     expect((await fetch(`${base}/config/.env`, { headers })).status).toBe(404);
     const viaTar = await put('config', await tarOf({ '.env': 'SECRET=1' }), '?format=tar');
     expect(viaTar.status).toBe(403);
@@ -221,7 +223,7 @@ describe('files API over HTTP', () => {
       expect.objectContaining({ op: 'put', path: '/workspace/data/blob.bin', blocked: false }),
     );
     const hook = records.find(
-      (entry) => entry.kind === 'hook' && entry.call_id === body.error.details.call_id,
+      (entry) => entry.kind === 'hook' && entry.call_id === refusal.details.call_id,
     );
     expect(hook).toMatchObject({ outcome: 'deny' });
   });

@@ -253,7 +253,8 @@ describe('DNS rebinding', () => {
       ]) {
         const answer = await raw(host);
         expect(answer, host).toMatch(/^HTTP\/1\.1 403/);
-        expect(answer, host).toContain('"code":"permission_denied"');
+        expect(answer, host).toContain('"status":"PERMISSION_DENIED"');
+        expect(answer, host).toContain('"reason":"permission_denied"');
         expect(answer, host).toContain('"field":"host"');
       }
       const docker = new DockerContainerClient(createLogger({ level: 'silent' }));

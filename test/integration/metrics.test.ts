@@ -12,6 +12,7 @@ import { startServer, type RunningServer } from '../../src/server/index.js';
 import { keyDigest } from '../../src/tenants/keys.js';
 import { DEFAULT_TENANT_QUOTAS } from '../../src/tenants/tenant.js';
 import { codeCall, scripted, SECURITY_GATE_REQUEST } from '../unit/interactions/gemini-requests.js';
+import { apiErrorOf } from './api-error.js';
 
 const KEY = 'metrics-test-key-0123';
 const TENANT_KEY = 'tenant-key-not-an-admin';
@@ -71,7 +72,7 @@ describe('GET /metrics', () => {
     for (const path of ['/metrics', '/console/api/overview', '/console/api/events']) {
       const missing = await scrape(`${server.url}${path}`, null);
       expect(missing.status, path).toBe(401);
-      expect(JSON.parse(missing.text).error.code).toBe('unauthenticated');
+      expect(apiErrorOf(JSON.parse(missing.text)).code).toBe('unauthenticated');
       const wrong = await scrape(`${server.url}${path}`, 'not-the-right-key');
       expect(wrong.status, path).toBe(401);
       expect(wrong.text).not.toContain('hookbox_');
@@ -79,6 +80,11 @@ describe('GET /metrics', () => {
       const tenant = await scrape(`${server.url}${path}`, TENANT_KEY);
       expect(tenant.status, path).toBe(403);
       expect(tenant.text).not.toContain('hookbox_');
+      expect(apiErrorOf(JSON.parse(tenant.text)), path).toMatchObject({
+        status: 'PERMISSION_DENIED',
+        code: 'permission_denied',
+        field: 'x-goog-api-key',
+      });
     }
     // The page itself holds no data and needs no key.
     const page = await fetch(`${server.url}/console`);
@@ -195,5 +201,11 @@ describe('GET /metrics', () => {
     ).toBeGreaterThanOrEqual(2);
     const other = await scrape(`${server.metricsUrl}/v1beta/environments`, null);
     expect(other.status).toBe(404);
+    expect(apiErrorOf(JSON.parse(other.text))).toMatchObject({
+      httpStatus: 404,
+      status: 'NOT_FOUND',
+      code: 'not_found',
+      field: 'path',
+    });
   });
 });

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { fetchJson, useServer } from './api-helpers.js';
 import { ownResources } from './cli-helpers.js';
 import { useController } from './helpers.js';
+import { apiErrorOf } from './api-error.js';
 
 const controller = useController();
 const server = useServer();
@@ -74,7 +75,7 @@ describe('hooks.json naming a missing script', () => {
       },
     });
     expect(answer.status, answer.text).toBe(400);
-    expect(answer.json.error.code).toBe('invalid_hooks_config');
+    expect(apiErrorOf(answer.json).code).toBe('invalid_hooks_config');
     expect(answer.json.error.message).toContain('/.agents/gone.sh');
   });
 });

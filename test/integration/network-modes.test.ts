@@ -16,6 +16,7 @@ import { createLogger } from '../../src/record/logger.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
 import { keyDigest } from '../../src/tenants/keys.js';
 import { DEFAULT_TENANT_QUOTAS } from '../../src/tenants/tenant.js';
+import { apiErrorOf } from './api-error.js';
 
 const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'silent' });
 const KEY = 'network-modes-key';
@@ -132,7 +133,7 @@ describe('PATCH …/network', () => {
       body: JSON.stringify({ allowlist: [{ domain: 'exa mple.com' }] }),
     });
     expect(bad.status).toBe(400);
-    expect((await bad.json()).error.details.field).toBe('body.allowlist[0].domain');
+    expect(apiErrorOf(await bad.json()).field).toBe('body.allowlist[0].domain');
 
     const offline = await server.service.controller.createEnvironment({ network: 'disabled' });
     try {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeCall, scripted, SECURITY_GATE_REQUEST } from '../unit/interactions/gemini-requests.js';
 import { ownResources } from './cli-helpers.js';
 import { call, closeSharedServer, KEY, server, startSharedServer } from './server-helpers.js';
+import { apiErrorOf } from './api-error.js';
 
 beforeAll(startSharedServer);
 afterAll(closeSharedServer);
@@ -264,8 +265,9 @@ describe('bad requests: 4xx, a JSON error naming the field, nothing left behind'
     const answer = await send();
     expect(answer.status, answer.text).toBe(status);
     expect(answer.type).toMatch(/^application\/json/);
-    expect(answer.json.error).toMatchObject({ code, status, details: { field } });
-    expect(answer.json.error.message.startsWith(field)).toBe(true);
+    const error = apiErrorOf(answer.json);
+    expect(error).toMatchObject({ httpStatus: status, code, field });
+    expect(error.message.startsWith(field)).toBe(true);
     expect(await ownResources()).toEqual(before);
   });
 

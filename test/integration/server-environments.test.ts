@@ -16,6 +16,7 @@ import {
   serverWith,
   startSharedServer,
 } from './server-helpers.js';
+import { apiErrorOf } from './api-error.js';
 
 beforeAll(startSharedServer);
 afterAll(closeSharedServer);
@@ -70,7 +71,7 @@ describe('environments', () => {
       environment: id,
     });
     expect(reuse.status).toBe(404);
-    expect(reuse.json.error.details.field).toBe('environment');
+    expect(apiErrorOf(reuse.json).field).toBe('environment');
   });
 
   it('idle environments expire after the TTL and are removed', async () => {

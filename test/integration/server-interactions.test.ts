@@ -25,6 +25,7 @@ import {
   serverWith,
   startSharedServer,
 } from './server-helpers.js';
+import { apiErrorOf } from './api-error.js';
 
 beforeAll(startSharedServer);
 afterAll(closeSharedServer);
@@ -164,7 +165,7 @@ describe('the Gemini hooks page examples, with the scripted agent', () => {
       }),
     );
     expect(noNetwork.status).toBe(400);
-    expect(noNetwork.json.error.details.field).toBe('environment.sources[0].content');
+    expect(apiErrorOf(noNetwork.json).field).toBe('environment.sources[0].content');
     expect(noNetwork.json.error.message).toMatch(/"http" handlers need a network.allowlist/);
     expect(await ownResources()).toEqual(before);
   });

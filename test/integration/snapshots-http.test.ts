@@ -15,6 +15,7 @@ import { Hookbox, HookboxApiError } from '../../src/client/index.js';
 import { fetchJson } from './api-helpers.js';
 import { bash } from './helpers.js';
 import { FILL, GATED, LIST } from './snapshot-fixtures.js';
+import { apiErrorOf } from './api-error.js';
 
 const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'silent' });
 const ALICE = 'snapshots-alice-key';
@@ -92,7 +93,7 @@ describe('snapshots and forks over HTTP', () => {
       environment: { type: 'remote', snapshot_id: id },
     });
     expect(stolen.status, stolen.text).toBe(404);
-    expect(stolen.json.error.details.field).toBe('environment.snapshot_id');
+    expect(apiErrorOf(stolen.json).field).toBe('environment.snapshot_id');
     expect((await call(BOB, 'POST', `/v1beta/environments/${source}/fork`)).status).toBe(404);
 
     // Alice makes a new environment from it: same files, same gate.
@@ -122,7 +123,7 @@ describe('snapshots and forks over HTTP', () => {
     // Alice holds 4 environments now (source, restored, 2 forks): her quota; a fork would pass it.
     const past = await call(ALICE, 'POST', `/v1beta/environments/${source}/fork?count=1`);
     expect(past.status, past.text).toBe(429);
-    expect(past.json.error.details.quota).toBe('environments');
+    expect(apiErrorOf(past.json).details.quota).toBe('environments');
     for (const { environment_id } of forked.environments)
       await client.environments.delete(environment_id);
     await client.environments.delete(restored.json.environment_id);
@@ -144,7 +145,7 @@ describe('snapshots and forks over HTTP', () => {
     for (const count of ['0', '11', 'two', '1.5', '-1']) {
       const bad = await call(ALICE, 'POST', `/v1beta/environments/${source}/fork?count=${count}`);
       expect(bad.status, bad.text).toBe(400);
-      expect(bad.json.error.details.field).toBe('count');
+      expect(apiErrorOf(bad.json).field).toBe('count');
       expect(bad.json.error.message).toContain('count: must be a whole number from 1 to 10');
     }
     const unknownQuery = await call(ALICE, 'POST', `/v1beta/environments/${source}/fork?n=2`);
@@ -162,7 +163,7 @@ describe('snapshots and forks over HTTP', () => {
       environment: { type: 'remote', snapshot_id: 'snap_aaaaaaaaaaaaaaaaaaaa', template: 'full' },
     });
     expect(mixed.status, mixed.text).toBe(400);
-    expect(mixed.json.error.details.field).toBe('environment.template');
+    expect(apiErrorOf(mixed.json).field).toBe('environment.template');
     expect((await call(ALICE, 'GET', '/v1beta/snapshots/snap_nope')).status).toBe(404);
     expect((await call(ALICE, 'DELETE', `/v1beta/environments/${source}`)).status).toBe(200);
   });

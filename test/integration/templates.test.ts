@@ -22,6 +22,7 @@ import { LABEL_IMAGE } from '../../src/sandbox/labels.js';
 import { cli, sourcesDir } from './cli-helpers.js';
 import { bash, useController } from './helpers.js';
 import { PROTOCOL_VERSION } from '../../src/sandbox/protocol/index.js';
+import { apiErrorOf } from './api-error.js';
 
 const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'silent' });
 const docker = new DockerContainerClient(logger);
@@ -247,11 +248,9 @@ describe('choosing a template', () => {
         });
       const unknown = await post({ type: 'remote', template: 'nope' });
       expect(unknown.status).toBe(400);
-      const body = (await unknown.json()) as {
-        error: { message: string; details: { field: string } };
-      };
-      expect(body.error.details.field).toBe('environment.template');
-      expect(body.error.message).toMatch(
+      const error = apiErrorOf(await unknown.json());
+      expect(error.field).toBe('environment.template');
+      expect(error.message).toMatch(
         /^environment\.template: unknown template "nope"; known templates: default, full/,
       );
       const ok = await post({ type: 'remote', template: 'default' });

@@ -14,6 +14,7 @@ import { DockerContainerClient } from '../../src/sandbox/docker-container-client
 import { LABEL_CONTROLLER, LABEL_MANAGED } from '../../src/sandbox/labels.js';
 import { loadTenantKeys, startServer, type RunningServer } from '../../src/server/index.js';
 import { codeCall, scripted, SECURITY_GATE_REQUEST } from '../unit/interactions/gemini-requests.js';
+import { apiErrorOf } from './api-error.js';
 
 const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'silent' });
 const docker = new DockerContainerClient(logger);
@@ -194,7 +195,7 @@ describe('ownership between tenants', () => {
       const absent = await probe(missing);
       expect(stranger.status, what).toBe(404);
       expect(absent.status, what).toBe(404);
-      expect(stranger.json.error.code, what).toBe('not_found');
+      expect(apiErrorOf(stranger.json).code, what).toBe('not_found');
       // The same message but for the id: nothing tells a stranger's id from a missing one.
       expect(stranger.json.error.message.replace(theirs, 'ID'), what).toBe(
         absent.json.error.message.replace(missing, 'ID'),
@@ -268,9 +269,10 @@ describe('ownership between tenants', () => {
     const refused = await alice('POST', '/v1beta/interactions', echo('third'));
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(refused.json.error).toMatchObject({
+    expect(apiErrorOf(refused.json)).toMatchObject({
       code: 'quota_exceeded',
-      status: 429,
+      httpStatus: 429,
+      status: 'RESOURCE_EXHAUSTED',
       details: { quota: 'environments', field: 'environments' },
     });
     expect(refused.json.error.message).toMatch(/^environments: tenant alice has 2 live/);
@@ -303,7 +305,7 @@ describe('the workspace disk quota', () => {
         environment: big.json.environment_id,
       });
       expect(refused.status).toBe(429);
-      expect(refused.json.error.details).toMatchObject({ quota: 'disk_mb' });
+      expect(apiErrorOf(refused.json).details).toMatchObject({ quota: 'disk_mb' });
       expect(refused.json.error.message).toMatch(
         /^disk_mb: tenant small holds 3 MiB \(workspaces 3 MiB, snapshots 0 MiB\), its quota is 1 MiB/,
       );
@@ -349,7 +351,7 @@ describe('the server-wide ceiling', () => {
       expect(made.length).toBe(CEILING);
       expect(peak).toBeLessThanOrEqual(CEILING);
       for (const answer of refused) {
-        expect(answer.json.error).toMatchObject({
+        expect(apiErrorOf(answer.json)).toMatchObject({
           code: 'quota_exceeded',
           details: { quota: 'max_environments' },
         });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Hookbox, HookboxApiError } from '../../client/index.js';
 import { Controller } from '../../environments/controller.js';
-import { SystemError, UserError } from '../../errors/index.js';
+import { UserError } from '../../errors/index.js';
 import { parseInteractionRequest } from '../../interactions/request.js';
 import type {
   Interaction,
@@ -105,14 +105,12 @@ async function runRemote(
     return statusOf(final);
   } catch (error) {
     if (!(error instanceof HookboxApiError)) throw error;
-    if (error.isClientError) {
-      throw new UserError('invalid_argument', `${error.message} (HTTP ${error.status})`, {
-        details: error.details,
-      });
-    }
-    throw new SystemError('internal', `${options.url}: ${error.message}`, {
-      details: error.details,
-    });
+    // The server's literal code decides the exit code, as a local error's would (exitCodeOf).
+    throw error.toHookboxError(
+      error.isClientError
+        ? `${error.message} (HTTP ${error.status})`
+        : `${options.url}: ${error.message}`,
+    );
   }
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Hookbox, HookboxApiError } from '../../../src/client/index.js';
+import { UserError } from '../../../src/errors/index.js';
 import type { Interaction } from '../../../src/interactions/schema.js';
 
 const INTERACTION: Interaction = {
@@ -65,19 +66,53 @@ describe('the TypeScript client checks what the server answers', () => {
     expect((error as Error).message).toContain('not JSON');
   });
 
-  it('reads an error body through errorBodySchema, and a foreign one by its status', async () => {
+  it("reads Google's error envelope back to hookbox's code, and a foreign body by its status", async () => {
     const ours = JSON.stringify({
       error: {
-        code: 'not_found',
-        message: 'environment env_x does not exist',
-        status: 404,
-        details: { field: 'environment' },
+        code: 404,
+        message: 'environment: environment env_x does not exist',
+        status: 'NOT_FOUND',
+        details: [
+          {
+            '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+            reason: 'not_found',
+            domain: 'hookbox.dev',
+            metadata: { field: 'environment', retryable: 'false' },
+          },
+          { '@type': 'type.googleapis.com/google.rpc.Help', links: [] },
+        ],
       },
     });
-    await expect(client(answering(404, [ours])).environments.get('env_x')).rejects.toMatchObject({
+    const error = await client(answering(404, [ours]))
+      .environments.get('env_x')
+      .catch((thrown: unknown) => thrown);
+    expect(error).toMatchObject({
       status: 404,
       code: 'not_found',
+      rpcStatus: 'NOT_FOUND',
+      retryable: false,
       details: { field: 'environment' },
+    });
+    expect((error as HookboxApiError).toHookboxError()).toBeInstanceOf(UserError);
+    expect((error as HookboxApiError).toHookboxError()).toMatchObject({
+      code: 'not_found',
+      message: 'environment: environment env_x does not exist',
+      details: { field: 'environment', http_status: 404 },
+    });
+    // Google's envelope from another service: its status name stands for the code.
+    const google = JSON.stringify({
+      error: { code: 503, message: 'The service is unavailable.', status: 'UNAVAILABLE' },
+    });
+    await expect(client(answering(503, [google])).environments.get('env_x')).rejects.toMatchObject({
+      status: 503,
+      code: 'UNAVAILABLE',
+      message: 'The service is unavailable.',
+    });
+    // The old shape (a string code) is no envelope: read by its status.
+    const old = JSON.stringify({ error: { code: 'not_found', message: 'gone', status: 404 } });
+    await expect(client(answering(404, [old])).environments.get('env_x')).rejects.toMatchObject({
+      status: 404,
+      code: 'http_error',
     });
     await expect(
       client(answering(502, ['Bad Gateway'], 'text/plain')).environments.get('env_x'),

@@ -2,7 +2,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Hookbox, HookboxApiError } from '../../../src/client/index.js';
 import { InteractionService } from '../../../src/interactions/service.js';
-import { interactionSchema, type InteractionEvent } from '../../../src/interactions/schema.js';
+import {
+  errorBodySchema,
+  interactionSchema,
+  type InteractionEvent,
+} from '../../../src/interactions/schema.js';
+import { apiErrorOf } from '../../integration/api-error.js';
 import { createLogger } from '../../../src/record/logger.js';
 import { buildApp } from '../../../src/server/app.js';
 import { checkListenSafety, isLoopbackHost } from '../../../src/server/listen-safety.js';
@@ -45,15 +50,23 @@ const post = (payload: string | object, headers: Record<string, string> = {}) =>
     payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
   });
 
-describe('error answers: {error: {code, message, status, details.field}}', () => {
+describe("error answers: Google's envelope, hookbox's code and field in its details", () => {
   it.each([
-    ['malformed JSON', () => post('{"agent": '), 400, 'invalid_argument', 'body'],
-    ['empty body', () => post(''), 400, 'invalid_argument', 'body'],
+    [
+      'malformed JSON',
+      () => post('{"agent": '),
+      400,
+      'invalid_argument',
+      'INVALID_ARGUMENT',
+      'body',
+    ],
+    ['empty body', () => post(''), 400, 'invalid_argument', 'INVALID_ARGUMENT', 'body'],
     [
       'not JSON',
       () => post('{}', { 'content-type': 'text/plain' }),
       400,
       'invalid_argument',
+      'INVALID_ARGUMENT',
       'content-type',
     ],
     [
@@ -61,6 +74,7 @@ describe('error answers: {error: {code, message, status, details.field}}', () =>
       () => post({ agent: 'scripted', input: 'x', environment: 'remote', agnet: 1 }),
       400,
       'invalid_argument',
+      'INVALID_ARGUMENT',
       'agnet',
     ],
     [
@@ -68,6 +82,7 @@ describe('error answers: {error: {code, message, status, details.field}}', () =>
       () => post({ agent: 'scripted', input: 'x', environment: 'remote', tools: {} }),
       400,
       'invalid_argument',
+      'INVALID_ARGUMENT',
       'tools',
     ],
     [
@@ -75,6 +90,7 @@ describe('error answers: {error: {code, message, status, details.field}}', () =>
       () => post({ agent: 'scripted', input: 'x', environment: 'env_x' }),
       404,
       'not_found',
+      'NOT_FOUND',
       'environment',
     ],
     [
@@ -82,14 +98,23 @@ describe('error answers: {error: {code, message, status, details.field}}', () =>
       () => post({ agent: 'scripted', input: 'x'.repeat(70 * 1024), environment: 'remote' }),
       413,
       'payload_too_large',
+      'INVALID_ARGUMENT',
       'body',
     ],
-    ['no key', () => post({}, { 'x-goog-api-key': '' }), 401, 'unauthenticated', 'x-goog-api-key'],
+    [
+      'no key',
+      () => post({}, { 'x-goog-api-key': '' }),
+      401,
+      'unauthenticated',
+      'UNAUTHENTICATED',
+      'x-goog-api-key',
+    ],
     [
       'wrong key',
       () => post({}, { 'x-goog-api-key': 'wrong-key-123' }),
       401,
       'unauthenticated',
+      'UNAUTHENTICATED',
       'x-goog-api-key',
     ],
     [
@@ -102,6 +127,7 @@ describe('error answers: {error: {code, message, status, details.field}}', () =>
         }),
       404,
       'not_found',
+      'NOT_FOUND',
       'id',
     ],
     [
@@ -109,16 +135,71 @@ describe('error answers: {error: {code, message, status, details.field}}', () =>
       () => app.inject({ method: 'GET', url: '/v2/nothing', headers: { 'x-goog-api-key': KEY } }),
       404,
       'not_found',
+      'NOT_FOUND',
       'path',
     ],
-  ])('%s', async (_name, send, status, code, field) => {
+  ])('%s', async (_name, send, status, code, rpcStatus, field) => {
     const before = controller.created;
     const response = await send();
     expect(response.statusCode).toBe(status);
     const body = response.json();
-    expect(body.error).toMatchObject({ code, status, details: { field } });
-    expect(body.error.message.startsWith(field)).toBe(true);
+    expect(errorBodySchema.parse(body)).toEqual(body);
+    // The envelope itself, as Google's APIs and the SDKs' error classes read it (AIP-193).
+    const { message } = body.error;
+    expect(body).toEqual({
+      error: {
+        code: status,
+        message,
+        status: rpcStatus,
+        details: [
+          {
+            '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+            reason: code,
+            domain: 'hookbox.dev',
+            metadata: expect.objectContaining({ field, retryable: 'false' }),
+          },
+          {
+            '@type': 'type.googleapis.com/google.rpc.BadRequest',
+            fieldViolations: [{ field, description: message.slice(field.length + 2) }],
+          },
+        ],
+      },
+    });
+    expect(Object.values(body.error.details[0].metadata).every((v) => typeof v === 'string')).toBe(
+      true,
+    );
+    expect(apiErrorOf(body)).toMatchObject({ httpStatus: status, code, field });
+    expect(message.startsWith(`${field}: `)).toBe(true);
     expect(controller.created).toBe(before);
+  });
+
+  it('Api-Revision: this revision or a later one is served; an earlier or malformed one is a 400', async () => {
+    const request = { agent: 'scripted', input: 'x', environment: 'remote' };
+    for (const revision of ['2026-05-20', '2027-01-31'])
+      expect((await post(request, { 'api-revision': revision })).statusCode, revision).toBe(200);
+    const v1 = await app.inject({
+      method: 'GET',
+      url: '/v1/interactions/int_x',
+      headers: { 'x-goog-api-key': KEY, 'api-revision': '2026-05-20' },
+    });
+    expect(apiErrorOf(v1.json())).toMatchObject({ httpStatus: 404, code: 'not_found' });
+    for (const [revision, rule] of [
+      ['2025-12-01', /before 2026-05-20 \(its outputs shape\)/],
+      ['2026-02-30', /not a revision date/],
+      ['latest', /not a revision date/],
+    ] as const) {
+      const before = controller.created;
+      const refused = await post(request, { 'api-revision': revision });
+      expect(refused.statusCode, revision).toBe(400);
+      const error = apiErrorOf(refused.json());
+      expect(error, revision).toMatchObject({
+        code: 'invalid_argument',
+        status: 'INVALID_ARGUMENT',
+        field: 'api-revision',
+      });
+      expect(error.rule).toMatch(rule);
+      expect(controller.created).toBe(before);
+    }
   });
 
   it('a Bearer key works like x-goog-api-key', async () => {

@@ -45,6 +45,7 @@ describe('hooks.json schema', () => {
       onError: 'allow',
       prestart: undefined,
       worker: false,
+      runAs: 'hook',
     });
     const defaulted = parseHooksConfig(
       JSON.stringify({

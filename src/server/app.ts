@@ -1,6 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
-import { httpStatusOf, toHookboxError, UserError } from '../errors/index.js';
+import { httpStatusOf, SystemError, toHookboxError, UserError } from '../errors/index.js';
 import type { InteractionService } from '../interactions/service.js';
 import type { Logger } from '../record/logger.js';
 import { KeyTable, tenantOfPlainKey, type TenantKey } from '../tenants/keys.js';
@@ -83,7 +83,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
     loggerInstance: options.logger as FastifyBaseLogger,
     bodyLimit,
     forceCloseConnections: 'idle',
-    return503OnClosing: true,
+    // Requests that arrive while the server closes are refused by our own hook below, so the 503
+    // is in the API's error envelope like every other answer (docs/contract.md §9).
+    return503OnClosing: false,
     // One canonical path (unreserved escapes decoded, `/v1` as `/v1beta`), made before routing: the
     // router matches it and every check below reads it (src/server/request-path.ts).
     rewriteUrl: (request) => canonicalUrl(request.url ?? '/'),
@@ -116,7 +118,15 @@ export function buildApp(options: AppOptions): FastifyInstance {
   if (!options.metrics) app.addHook('onClose', async () => metrics.close());
 
   // Before any body is read: the Host check, then the key. A refused request's body is never read.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onRequest', async (request) => {
+    if (closing)
+      throw new SystemError('engine_unavailable', 'hookbox is shutting down; try again', {
+        retryable: true,
+      });
     hosts.check(request.headers.host);
     // Every decision below is made on the path the router matched, never on the raw URL.
     const path = routedPath(request.url);

@@ -228,6 +228,10 @@ function program(io: CliIo, setCode: (code: number) => void): Command {
       'files-API writes and deletes skip the gates (docs/environments.md, "Files and the gates")',
     )
     .option(
+      '--shutdown-grace <seconds>',
+      'on SIGTERM, how long interactions in flight may take to finish before the server exits anyway (default 25)',
+    )
+    .option(
       '--metrics-port <port>',
       'also serve GET /metrics with no key on 127.0.0.1 at this port (it is behind the keys on --port)',
     )

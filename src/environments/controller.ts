@@ -368,7 +368,9 @@ export class Controller {
     clearInterval(this.reaper);
     clearInterval(this.snapshotSweeper);
     await Promise.allSettled([...this.pools.values()].map((pool) => pool.close()));
-    for (const environment of this.environments.values()) environment.detach();
+    await Promise.allSettled(
+      [...this.environments.values()].map((environment) => environment.detach()),
+    );
     this.environments.clear();
     await this.state?.close();
   }

@@ -331,10 +331,10 @@ export class Environment {
   }
 
   /** Lets go of the environment without removing it (the controller is stopping; see Controller.detach). */
-  detach(): void {
+  async detach(): Promise<void> {
     this.deleted = true;
-    this.sandbox.disconnect();
     this.audit.close();
+    await this.sandbox.disconnect();
   }
 
   /**

@@ -74,7 +74,7 @@ export class InteractionService {
       options.approvals ??
       (this.store instanceof SqliteInteractionStore
         ? new SqliteApprovalStore(this.store.state.path)
-        : new MemoryApprovalStore());
+        : (this.controller.state?.approvals ?? new MemoryApprovalStore()));
     const ttl = options.environmentTtlMs ?? settings.environmentTtlMs;
     this.leases = new EnvironmentLeases(ttl);
     this.environments = new ServiceEnvironments(

@@ -271,6 +271,14 @@ export class EnvironmentEgress implements SandboxNetwork {
     }
   }
 
+  /**
+   * Stops the proxy (it stops listening and cuts its tunnels) and leaves the relay and the network:
+   * the controller is stopping but the environment stays (a durable `hookbox serve`).
+   */
+  async release(): Promise<void> {
+    await this.proxy.close().catch(() => {});
+  }
+
   /** Removes the relay, the network and the proxy. Safe to call twice. */
   async destroy(): Promise<void> {
     await this.cleanup();

@@ -30,6 +30,12 @@ export interface SandboxNetwork {
   /** Environment variables of the container: where the proxy is. Nothing secret. */
   readonly env: Record<string, string>;
   destroy(): Promise<void>;
+  /**
+   * The controller lets go of a network it leaves in place (a durable server stopping): what runs
+   * in this process (the egress proxy) stops, so nothing of it keeps the process alive; the Docker
+   * network and relay stay with the environment.
+   */
+  release(): Promise<void>;
 }
 
 export const AGENT_READY_TIMEOUT_MS = 30_000;

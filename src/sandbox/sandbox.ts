@@ -253,10 +253,12 @@ export class Sandbox {
   }
 
   /** Closes the stream to the agent; the container keeps running (it can be re-attached). */
-  disconnect(): void {
+  async disconnect(): Promise<void> {
     this.closed = true;
     this.agent.close();
     this.attached?.close();
+    // The proxy runs in this process: left listening, it would keep the process from exiting.
+    await this.network?.release();
   }
 
   /** Removes the container and its volumes. Safe to call twice. */

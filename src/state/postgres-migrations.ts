@@ -64,6 +64,24 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
         networked BOOLEAN NOT NULL
       );`,
   },
+  {
+    version: 6,
+    name: 'pending and cached approvals (docs/dialects.md, "ask")',
+    sql: `CREATE TABLE approvals (
+        call_id TEXT PRIMARY KEY,
+        interaction_id TEXT NOT NULL,
+        environment_id TEXT NOT NULL,
+        status TEXT NOT NULL,
+        body JSONB NOT NULL,
+        expires_at TIMESTAMPTZ NOT NULL
+      );
+      CREATE TABLE approval_grants (
+        environment_id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        created TIMESTAMPTZ NOT NULL,
+        PRIMARY KEY (environment_id, key)
+      );`,
+  },
 ];
 
 /** Any constant key for pg_advisory_xact_lock: "hookbox" in ASCII. */

@@ -4,6 +4,7 @@ import { PostgresCredentialRows } from '../credentials/postgres-rows.js';
 import { UserError } from '../errors/index.js';
 import { MIGRATION_LOCK_KEY, MIGRATIONS } from './postgres-migrations.js';
 import { PostgresSnapshotRows } from '../snapshots/postgres-snapshot-rows.js';
+import { PostgresApprovalStore } from './postgres-approval-store.js';
 import type { ControllerStateStore, EnvironmentRow, InteractionRow } from './store.js';
 
 const iso = z.union([z.date(), z.string()]).transform((value) => new Date(value).toISOString());
@@ -73,7 +74,11 @@ export class PostgresStateStore implements ControllerStateStore {
     this.location = redactUrl(url);
     this.snapshots = new PostgresSnapshotRows(pool);
     this.credentials = new PostgresCredentialRows(pool);
+    this.approvals = new PostgresApprovalStore(pool);
   }
+
+  /** Pending and cached approvals (docs/dialects.md, "ask"), shared by every replica. */
+  readonly approvals: PostgresApprovalStore;
 
   /** The snapshots' records (docs/environments.md, "Snapshots and forks"). */
   readonly snapshots: PostgresSnapshotRows;

@@ -1,26 +1,7 @@
 import type Database from 'better-sqlite3';
 import { openStateFile } from './sqlite-file.js';
-import { z } from 'zod';
+import { approvalRowSchema } from './approval-row-schema.js';
 import type { ApprovalStore, PendingApproval } from '../interactions/approval-store.js';
-
-const approvalSchema = z.object({
-  call_id: z.string(),
-  interaction_id: z.string(),
-  environment_id: z.string(),
-  tool_call: z.object({ name: z.string(), args: z.record(z.string(), z.unknown()) }),
-  hooks: z.array(
-    z.object({
-      group: z.string(),
-      handler: z.string(),
-      reason: z.string().nullable(),
-      force: z.boolean(),
-    }),
-  ),
-  reason: z.string(),
-  status: z.enum(['pending', 'approved', 'denied', 'expired']),
-  created: z.string(),
-  expires_at: z.string(),
-});
 
 /**
  * Pending and cached approvals in the controller's state file, so that a call waiting for its
@@ -58,7 +39,7 @@ export class SqliteApprovalStore implements ApprovalStore {
   async get(callId: string): Promise<PendingApproval | undefined> {
     const row = this.db.prepare('SELECT body FROM approvals WHERE call_id = ?').get(callId) as
       { body: string } | undefined;
-    return row === undefined ? undefined : approvalSchema.parse(JSON.parse(row.body));
+    return row === undefined ? undefined : approvalRowSchema.parse(JSON.parse(row.body));
   }
 
   async addGrant(environmentId: string, key: string): Promise<void> {

@@ -1,6 +1,7 @@
 import type { EnvironmentRow, InteractionRow } from './state-store.js';
 
 import type { CredentialRows } from '../credentials/rows.js';
+import type { ApprovalStore } from '../interactions/approval-store.js';
 import type { SnapshotRows } from '../snapshots/snapshot-rows.js';
 
 export type { EnvironmentRow, InteractionRow } from './state-store.js';
@@ -28,5 +29,10 @@ export interface ControllerStateStore {
   readonly snapshots?: SnapshotRows;
   /** The stored credentials' rows, sealed (docs/credentials.md); optional for stand-ins. */
   readonly credentials?: CredentialRows;
+  /**
+   * Pending and cached approvals (docs/dialects.md, "ask"), where the state is shared; a SQLite
+   * file keeps them through its own connection (src/state/sqlite-approval-store.ts).
+   */
+  readonly approvals?: ApprovalStore;
   close(): Promise<void>;
 }

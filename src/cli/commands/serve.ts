@@ -19,6 +19,7 @@ import {
 } from '../../server/index.js';
 import { runtimeOption } from '../runtime-option.js';
 import { defaultMaxEnvironments } from '../../tenants/quotas.js';
+import { DEFAULT_SHUTDOWN_GRACE_S, stopWithin } from '../shutdown.js';
 import type { CliIo } from '../io.js';
 import { buildProgressFor, createProgress } from '../progress.js';
 import { SqliteStateAdapter } from '../../state/sqlite-state-adapter.js';
@@ -56,6 +57,8 @@ export interface ServeCommandOptions {
   filesApiGates?: boolean;
   /** `--snapshot-ttl <seconds>` (docs/environments.md, "Snapshots and forks"). */
   snapshotTtl?: string;
+  /** `--shutdown-grace <seconds>`: how long SIGTERM waits for interactions in flight. @default 25 */
+  shutdownGrace?: string;
 }
 
 /** `--backend`: where sandboxes run. Kubernetes brings its client and the image to use as is. */
@@ -236,6 +239,8 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIo): Pro
       .map(([template, size]) => [template, { size }]),
   );
   const defaultPool = poolSizes.default ?? poolSize;
+  const shutdownGraceS =
+    wholeNumber(options.shutdownGrace, '--shutdown-grace', 0, 3600) ?? DEFAULT_SHUTDOWN_GRACE_S;
   const stateFile = stateFileOf(options);
   const hooks = await operatorHooks(options);
   const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'info' });
@@ -311,10 +316,14 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIo): Pro
   };
   process.once('SIGTERM', force);
   process.once('SIGINT', force);
+  // A durable server leaves its environments running for the next one (docs/operations.md, State).
+  const then = store
+    ? `then leaving the environments running for the next server (state ${stateFile ?? 'in PostgreSQL'})`
+    : 'then deleting the environments';
   io.stderr(
-    `hookbox serve: ${signal}: finishing ${server.service.inFlight} interaction(s) in flight, then deleting environments\n`,
+    `hookbox serve: ${signal}: finishing ${server.service.inFlight} interaction(s) in flight (at most ${shutdownGraceS} s), ${then}\n`,
   );
-  await server.close();
+  await stopWithin(shutdownGraceS * 1000, () => server.close(), io);
   io.stderr('hookbox serve: stopped\n');
   return 0;
 }

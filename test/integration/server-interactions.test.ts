@@ -76,7 +76,7 @@ describe('the Gemini hooks page examples, with the scripted agent', () => {
       type: 'code_execution_result',
       is_error: false,
       blocked: false,
-      result: { exit_code: 0, stdout: 'hello\n' },
+      structured_result: { exit_code: 0, stdout: 'hello\n' },
     });
     // GET returns it again.
     const again = await call('GET', `/v1beta/interactions/${interaction.id}`);
@@ -110,7 +110,7 @@ describe('the Gemini hooks page examples, with the scripted agent', () => {
     expect(second.environment_id).toBe(first.environment_id);
     expect(second.previous_interaction_id).toBe(first.id);
     expect(second.steps[2]).toMatchObject({
-      type: 'tool_result',
+      type: 'function_result',
       is_error: false,
       blocked: false,
       result: { content: '{"department": "Engineering", "team_size": 42, "status": "active"}' },
@@ -129,11 +129,11 @@ describe('the Gemini hooks page examples, with the scripted agent', () => {
       scripted(
         AUDIT_REQUEST,
         {
-          type: 'tool_call',
+          type: 'function_call',
           name: 'write_file',
           arguments: { path: '/workspace/audit.log', content: 'event 1' },
         },
-        { type: 'tool_call', name: 'read_file', arguments: { path: '/workspace/audit.log' } },
+        { type: 'function_call', name: 'read_file', arguments: { path: '/workspace/audit.log' } },
       ),
     );
     expect(answer.status).toBe(200);

@@ -303,6 +303,9 @@ describe('the OpenAPI document', () => {
       'previous_interaction_id',
       'stream',
       'system_instruction',
+      'background',
+      'store',
+      'labels',
     ]);
     expect(JSON.stringify(document)).not.toContain('$schema');
   });

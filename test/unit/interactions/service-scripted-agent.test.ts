@@ -44,11 +44,17 @@ describe('the scripted agent', () => {
       type: 'code_execution_result',
       call_id: (call as { id: string }).id,
       result: 'no rm -rf here',
+      structured_result: null,
       is_error: true,
       blocked: true,
       hooks: [],
     });
-    expect(ran).toMatchObject({ is_error: false, blocked: false, result: { stdout: 'ran\n' } });
+    expect(ran).toMatchObject({
+      is_error: false,
+      blocked: false,
+      result: 'ran\n',
+      structured_result: { stdout: 'ran\n' },
+    });
     expect(controller.environment(interaction.environment_id).calls).toHaveLength(2);
     expect(events.map((event) => event.event_type)).toEqual([
       'interaction.created',
@@ -79,7 +85,11 @@ describe('the scripted agent', () => {
     expect(second.environment_id).toBe(first.environment_id);
     expect(second.previous_interaction_id).toBe(first.id);
     expect(controller.created).toBe(1);
-    expect(second.steps.map((s) => s.type)).toEqual(['user_input', 'tool_call', 'tool_result']);
+    expect(second.steps.map((s) => s.type)).toEqual([
+      'user_input',
+      'function_call',
+      'function_result',
+    ]);
     // Leaving the environment out continues in the previous one too.
     const withoutEnvironment: Partial<ReturnType<typeof privacyFollowUp>> = privacyFollowUp(
       first.environment_id,

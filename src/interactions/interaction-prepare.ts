@@ -140,6 +140,7 @@ export async function prepareInteraction(
       agent: request.agent,
       environment_id: environment.id,
       ...(previous ? { previous_interaction_id: previous.id } : {}),
+      ...(request.labels ? { labels: request.labels } : {}),
       steps: [],
       output_text: '',
       created: now,

@@ -1,7 +1,7 @@
 // The interaction service with the scripted agent: the Gemini hooks page examples, continuing with
 // previous_interaction_id, the vocabulary. Shared helpers: service-helpers.ts.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { InteractionEvent } from '../../../src/interactions/schema.js';
+import type { RunEvent } from '../../../src/interactions/prepared-interaction.js';
 import {
   codeCall,
   PRIVACY_GATE_REQUEST,
@@ -17,7 +17,7 @@ afterEach(closeServices);
 describe('the scripted agent', () => {
   it('runs the calls of the security gate example; the blocked one says why', async () => {
     const { controller, service } = setup();
-    const events: InteractionEvent[] = [];
+    const events: RunEvent[] = [];
     const interaction = await service.create(
       scripted(SECURITY_GATE_REQUEST, codeCall('rm -rf /tmp/forbidden'), codeCall('echo hello')),
       (event) => events.push(event),

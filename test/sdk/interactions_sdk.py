@@ -70,8 +70,8 @@ def background():
     interaction = client.interactions.create(
         agent="scripted",
         input=[
-            {"type": "code_execution_call", "arguments": {"code": "import time\nprint('started', flush=True)\ntime.sleep(60)\nprint('never')", "language": "python"}},
-            {"type": "code_execution_call", "arguments": {"code": "print('after')", "language": "python"}},
+            {"type": "code_execution_call", "id": "c1", "arguments": {"code": "import time\nprint('started', flush=True)\ntime.sleep(60)\nprint('never')", "language": "python"}},
+            {"type": "code_execution_call", "id": "c2", "arguments": {"code": "print('after')", "language": "python"}},
         ],
         tools=[{"type": "code_execution"}],
         environment="remote",
@@ -102,7 +102,7 @@ def ask():
     ]
     waiting = client.interactions.create(
         agent="scripted",
-        input=[{"type": "code_execution_call", "arguments": {"code": "print('approved run')", "language": "python"}}],
+        input=[{"type": "code_execution_call", "id": "c1", "arguments": {"code": "print('approved run')", "language": "python"}}],
         tools=[{"type": "code_execution"}],
         environment={"type": "remote", "sources": sources},
     )

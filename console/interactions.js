@@ -57,7 +57,7 @@ function Step({ step }) {
         <p class="text">${textOf(step.content)}</p>
       </li>`;
     case 'code_execution_call':
-    case 'tool_call': {
+    case 'function_call': {
       const denied = (step.hooks ?? []).some((hook) => hook.outcome === 'deny');
       return html`<li class=${denied ? 'step denied' : 'step'}>
         <div class="step-head">
@@ -69,9 +69,10 @@ function Step({ step }) {
       </li>`;
     }
     case 'code_execution_result':
-    case 'tool_result': {
-      const result =
-        typeof step.result === 'string' ? step.result : JSON.stringify(step.result, null, 2);
+    case 'function_result': {
+      // A code_execution_result's `result` is its text; the object (exit code and all) is beside it.
+      const shown = step.structured_result ?? step.result;
+      const result = typeof shown === 'string' ? shown : JSON.stringify(shown, null, 2);
       return html`<li class=${step.blocked ? 'step denied' : 'step'}>
         <div class="step-head">
           Result

@@ -98,6 +98,7 @@ export {
   InteractionService,
   type InteractionServiceOptions,
   type PreparedInteraction,
+  type RunEvent,
 } from './interactions/service.js';
 export { MemoryInteractionStore, type InteractionStore } from './interactions/store.js';
 export {

@@ -53,6 +53,8 @@ export interface DriverContext {
   /** A driver's loop stops after this many model turns. @default 20 */
   maxSteps: number;
   signal: AbortSignal;
+  /** Adds the tokens one model request used to the interaction's `usage`. */
+  addUsage(usage: { input: number; output: number; thought?: number }): void;
 }
 
 /**

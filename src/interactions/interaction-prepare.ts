@@ -98,7 +98,7 @@ export async function prepareInteraction(
     throw atSources(error, prefix);
   }
   checkGates(placed, sources, prefix, allowlist);
-  const history = previous ? historyOf(await chainOf(store, previous)) : [];
+  const history = historyOf(previous ? await chainOf(store, previous) : [], request.input);
 
   // Checks done that need no environment; from here on things are made or changed.
   let environment: Environment | undefined;
@@ -143,6 +143,7 @@ export async function prepareInteraction(
       agent: request.agent,
       environment_id: environment.id,
       ...(previous ? { previous_interaction_id: previous.id } : {}),
+      ...(request.labels ? { labels: request.labels } : {}),
       steps: [],
       output_text: '',
       created: now,

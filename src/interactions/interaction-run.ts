@@ -14,8 +14,8 @@ import type { ApprovalStore } from './approval-store.js';
 import type { DriverContext, ToolCallReport } from './driver.js';
 import type { EnvironmentLeases } from './leases.js';
 import { liveOutputListeners } from './live-output-events.js';
-import type { InteractionListener, PreparedInteraction } from './prepared-interaction.js';
-import type { Interaction, InteractionEvent, Step } from './schema.js';
+import type { InteractionListener, PreparedInteraction, RunEvent } from './prepared-interaction.js';
+import type { Interaction, Step, Usage } from './schema.js';
 import { outputTextOf, refusedReport, reportOf, stepsOf, userTextOf } from './steps.js';
 import { markAnswered } from './stored-interactions.js';
 import type { InteractionStore } from './store.js';
@@ -35,6 +35,14 @@ export interface RunParts {
   readonly logger: Logger | undefined;
 }
 
+/** How one run is watched and stopped. */
+export interface RunOptions {
+  /** Aborted by `POST /v1beta/interactions/{id}/cancel`: the run ends `cancelled`. */
+  cancel?: AbortSignal;
+  /** Send running code's output as events (a stream or a background run may be followed). */
+  liveOutput?: boolean;
+}
+
 /**
  * Runs a prepared interaction's driver to the end. A driver failure does not throw: the
  * interaction ends `failed` with the error, and its steps so far are kept.
@@ -43,6 +51,7 @@ export async function runInteraction(
   parts: RunParts,
   prepared: PreparedInteraction,
   listener?: InteractionListener,
+  options: RunOptions = {},
 ): Promise<Interaction> {
   const { environment, driver, request } = prepared;
   const interaction = structuredClone(prepared.interaction);
@@ -50,7 +59,7 @@ export async function runInteraction(
     prepared.caller && prepared.caller.tenant !== environment.tenant
       ? prepared.caller.tenant
       : undefined;
-  const emit = (event: InteractionEvent) => {
+  const emit = (event: RunEvent) => {
     try {
       listener?.(event);
     } catch (error) {
@@ -93,6 +102,13 @@ export async function runInteraction(
   const text = userTextOf(request.input as string | Record<string, unknown>[]);
   if (text.length > 0) addStep({ type: 'user_input', content: text });
 
+  const total: Usage = {
+    total_input_tokens: 0,
+    total_output_tokens: 0,
+    total_thought_tokens: 0,
+    total_tokens: 0,
+  };
+
   // Controller hooks  see the interaction: its id and a context store of its own.
   const interactionStore = environment.store.createChild('interaction');
   const scope = {
@@ -121,7 +137,7 @@ export async function runInteraction(
           ...(callId ? { callId } : {}),
           ...(actor === undefined ? {} : { actor }),
           // Streamed interactions see a code_execution's output as it comes.
-          ...(listener ? liveOutputListeners(emit) : {}),
+          ...(listener && options.liveOutput !== false ? liveOutputListeners(emit, call.args) : {}),
         });
         report = reportOf(outcome);
         originalArgs = outcome.original_args;
@@ -155,8 +171,15 @@ export async function runInteraction(
     emitModelOutput: (output) =>
       addStep({ type: 'model_output', content: [{ type: 'text', text: output }] }),
     maxSteps: parts.maxSteps,
-    signal: parts.signal,
+    signal: options.cancel ? AbortSignal.any([parts.signal, options.cancel]) : parts.signal,
+    addUsage: (usage) => {
+      total.total_input_tokens += usage.input;
+      total.total_output_tokens += usage.output;
+      total.total_thought_tokens! += usage.thought ?? 0;
+      total.total_tokens += usage.input + usage.output + (usage.thought ?? 0);
+    },
   };
+  const cancelled = () => options.cancel?.aborted === true;
   try {
     const started = runner ? await runner.onInteractionStart(scope) : undefined;
     if (started) environment.recordLifecycle(started.records);
@@ -186,12 +209,15 @@ export async function runInteraction(
       // A model needs text to go on: a continuation of approvals alone ends with their calls
       // (docs/dialects.md, "ask"); the next text turn sees their results in the history.
       if (driver.executesInputCalls || text.length > 0) await driver.run(context);
-      interaction.status = 'completed';
+      interaction.status = cancelled() ? 'cancelled' : 'completed';
     }
   } catch (error) {
     if (error instanceof ApprovalPause) {
       interaction.status = 'requires_action';
       interaction.pending_approvals = [shownApproval(error.approval)];
+    } else if (cancelled()) {
+      // docs/gemini-sdks.md, "Background and cancel": what ran is kept; the rest never runs.
+      interaction.status = 'cancelled';
     } else {
       const failure = toHookboxError(error);
       interaction.status = 'failed';
@@ -213,7 +239,9 @@ export async function runInteraction(
   }
   interaction.output_text = outputTextOf(interaction.steps);
   interaction.updated = new Date().toISOString();
+  interaction.usage = total;
   const head = {
+    usage: total,
     status: interaction.status,
     output_text: interaction.output_text,
     updated: interaction.updated,

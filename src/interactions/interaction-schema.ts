@@ -2,12 +2,26 @@
 import { z } from 'zod';
 import { stepSchema } from './step-schema.js';
 
+/** The SDKs' status values hookbox uses (docs/contract.md §9). */
 export const INTERACTION_STATUSES = [
+  'queued',
   'in_progress',
   'completed',
   'failed',
+  'cancelled',
   'requires_action',
 ] as const;
+
+export const usageSchema = z
+  .object({
+    total_input_tokens: z.number().int(),
+    total_output_tokens: z.number().int(),
+    total_thought_tokens: z.number().int().optional(),
+    total_tokens: z.number().int(),
+  })
+  .describe(
+    "Tokens the model driver reported, summed over the interaction's model requests (0 for `scripted`).",
+  );
 
 export const pendingApprovalSchema = z
   .object({
@@ -41,6 +55,8 @@ export const interactionSchema = z
     output_text: z
       .string()
       .describe('The text of the model_output steps after the last tool step ("" if none).'),
+    labels: z.record(z.string(), z.string()).optional().describe('As the request gave them.'),
+    usage: usageSchema.optional(),
     created: z.string().describe('ISO 8601 time.'),
     updated: z.string().describe('ISO 8601 time.'),
     error: z
@@ -57,4 +73,5 @@ export const interactionSchema = z
   .describe('An interaction: its steps, in order, and the environment it ran in.');
 
 export type Interaction = z.output<typeof interactionSchema>;
+export type Usage = z.output<typeof usageSchema>;
 export type InteractionStatus = (typeof INTERACTION_STATUSES)[number];

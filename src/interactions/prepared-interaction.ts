@@ -4,9 +4,25 @@ import type { Caller } from '../tenants/tenant.js';
 import type { ConversationTurn, ModelDriver, ModelTool } from './driver.js';
 import type { PendingApproval } from './approval-store.js';
 import type { ParsedInteractionRequest } from './request.js';
-import type { Interaction, InteractionEvent } from './schema.js';
+import type { Interaction, Step } from './schema.js';
 
-export type InteractionListener = (event: InteractionEvent) => void;
+/**
+ * What happens while an interaction runs, as the library and `hookbox run` hear it; the API's
+ * streams turn these into the SDKs' events (sdk-events.ts).
+ */
+export type RunEvent =
+  | { event_type: 'interaction.created'; interaction: Interaction }
+  | { event_type: 'step'; index: number; step: Step }
+  | {
+      event_type: 'code_execution_output';
+      call_id: string;
+      arguments: Record<string, unknown>;
+      stream: 'stdout' | 'stderr';
+      chunk: string;
+    }
+  | { event_type: 'interaction.complete'; interaction: Interaction };
+
+export type InteractionListener = (event: RunEvent) => void;
 
 /** An interaction checked and set up (its environment exists), ready to run. */
 export interface PreparedInteraction {

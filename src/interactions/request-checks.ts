@@ -119,7 +119,7 @@ export function targetOf(
 export function checkAgentInput(driver: ModelDriver, request: ParsedInteractionRequest): void {
   if (!driver.executesInputCalls && Array.isArray(request.input)) {
     const index = request.input.findIndex(
-      (item) => item.type !== 'text' && item.type !== 'approval',
+      (item) => item.type !== 'text' && item.type !== 'approval' && item.type !== 'model_output',
     );
     if (index >= 0) {
       throw new UserError(

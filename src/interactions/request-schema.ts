@@ -5,6 +5,7 @@ const textItemSchema = z
   .strictObject({
     type: z.literal('text'),
     text: z.string(),
+    annotations: z.array(z.unknown()).optional().describe('Accepted and ignored.'),
   })
   .describe('Text for the model. Text items together make the interaction\'s "user_input" step.');
 
@@ -12,13 +13,36 @@ const argumentsSchema = z.record(z.string(), z.unknown(), {
   error: 'must be a JSON object of arguments',
 });
 
+const callIdSchema = z
+  .string()
+  .optional()
+  .describe(
+    'The id the client gave the call; accepted and not reused: hookbox gives every call it runs an id of its own (docs/gemini-sdks.md).',
+  );
+
+const signatureSchema = z.string().optional().describe('Accepted and ignored.');
+
 const codeExecutionCallItemSchema = z
   .strictObject({
     type: z.literal('code_execution_call'),
+    id: callIdSchema,
     arguments: argumentsSchema.describe('`{code, language}`: the arguments of `code_execution`.'),
+    signature: signatureSchema,
   })
   .describe(
     'A `code_execution` call for the `scripted` agent to run, through the gates, in input order.',
+  );
+
+const functionCallItemSchema = z
+  .strictObject({
+    type: z.literal('function_call'),
+    id: callIdSchema,
+    name: z.string().describe('A built-in tool: `read_file`, `write_file`, `list_files`, …'),
+    arguments: argumentsSchema,
+    signature: signatureSchema,
+  })
+  .describe(
+    "The SDKs' step for a call of a named tool: for the `scripted` agent to run, in input order.",
   );
 
 const toolCallItemSchema = z
@@ -27,7 +51,7 @@ const toolCallItemSchema = z
     name: z.string().describe('A built-in tool: `read_file`, `write_file`, `list_files`, …'),
     arguments: argumentsSchema,
   })
-  .describe('A call of any built-in tool for the `scripted` agent to run, in input order.');
+  .describe('hookbox extension, as `function_call`: a call of any built-in tool.');
 
 const approvalItemSchema = z
   .strictObject({
@@ -40,21 +64,71 @@ const approvalItemSchema = z
     'Answers a pending approval of the interaction named by `previous_interaction_id` (docs/dialects.md, "ask"): the call runs, or is blocked.',
   );
 
-export const INPUT_ITEM_TYPES = ['text', 'code_execution_call', 'tool_call', 'approval'] as const;
+const functionResultItemSchema = z
+  .strictObject({
+    type: z.literal('function_result'),
+    call_id: z.string().describe('The call waiting for approval (`pending_approvals[].call_id`).'),
+    name: z.string().optional(),
+    result: z
+      .strictObject({
+        approve: z.boolean({ error: 'must be true or false' }),
+        reason: z.string().optional(),
+      })
+      .describe('`{"approve": true|false, "reason"?}`'),
+    is_error: z.boolean().optional(),
+  })
+  .describe(
+    'The SDK-typed form of an `approval` item (the Python SDK sends only typed steps): answers the pending approval `call_id`. hookbox runs every call itself, so this is the only result a client gives.',
+  );
+
+const textPartsSchema = z.array(textItemSchema, {
+  error: 'must be an array of text parts ({"type": "text", "text": "…"})',
+});
+
+const userInputItemSchema = z
+  .strictObject({ type: z.literal('user_input'), content: textPartsSchema.optional() })
+  .describe("The SDKs' user turn: its text parts are the interaction's text.");
+
+const modelOutputItemSchema = z
+  .strictObject({ type: z.literal('model_output'), content: textPartsSchema.optional() })
+  .describe(
+    "An earlier model turn, given as history: a model driver is shown it before this turn's text.",
+  );
+
+export const INPUT_ITEM_TYPES = [
+  'text',
+  'user_input',
+  'model_output',
+  'code_execution_call',
+  'function_call',
+  'tool_call',
+  'approval',
+  'function_result',
+] as const;
 
 export const inputItemSchema = z.discriminatedUnion(
   'type',
-  [textItemSchema, codeExecutionCallItemSchema, toolCallItemSchema, approvalItemSchema],
+  [
+    textItemSchema,
+    userInputItemSchema,
+    modelOutputItemSchema,
+    codeExecutionCallItemSchema,
+    functionCallItemSchema,
+    toolCallItemSchema,
+    approvalItemSchema,
+    functionResultItemSchema,
+  ],
   {
     error: (issue) =>
       issue.code === 'invalid_union'
-        ? `must be one of ${INPUT_ITEM_TYPES.map((t) => JSON.stringify(t)).join(', ')}`
+        ? `must be one of ${INPUT_ITEM_TYPES.map((t) => JSON.stringify(t)).join(', ')} (hookbox's agents take text, not images, audio, video or documents)`
         : undefined,
   },
 );
 
-export const inputSchema = z.union([z.string(), z.array(inputItemSchema)], {
-  error: 'must be a string or an array of content items ({"type": "text", "text": "…"}, …)',
+export const inputSchema = z.union([z.string(), z.array(inputItemSchema), textItemSchema], {
+  error:
+    'must be a string, a text part ({"type": "text", "text": "…"}), or an array of text parts or steps',
 });
 
 export const SUPPORTED_TOOL_TYPES = ['code_execution'] as const;
@@ -196,6 +270,22 @@ export const interactionRequestSchema = z
       .optional()
       .describe('Answer with server-sent events of the steps as they happen.'),
     system_instruction: z.string().optional(),
+    background: z
+      .boolean()
+      .optional()
+      .describe(
+        'Answer at once (status `in_progress`) and run on; read it with GET, stop it with `POST /v1beta/interactions/{id}/cancel`.',
+      ),
+    store: z
+      .boolean()
+      .optional()
+      .describe(
+        '`false`: the interaction is not kept once answered (GET and `previous_interaction_id` do not find it); not with `background`. @default true',
+      ),
+    labels: z
+      .record(z.string(), z.string(), { error: 'must be an object of string values' })
+      .optional()
+      .describe('Names and values of your own, kept on the interaction.'),
   })
   .describe('POST /v1beta/interactions');
 

@@ -4,7 +4,23 @@ import { closestKey, formatPath } from '../config/zod-issues.js';
 import { UserError } from '../errors/index.js';
 import { interactionRequestSchema } from './schema.js';
 
-export type ParsedInteractionRequest = z.output<typeof interactionRequestSchema>;
+type SchemaOutput = z.output<typeof interactionRequestSchema>;
+
+/**
+ * One input item after {@link normalizeInput}: the SDKs' steps in hookbox's own item types (text,
+ * `model_output` history, `code_execution_call`, `tool_call`, `approval`).
+ */
+export type NormalizedInputItem =
+  | { type: 'text'; text: string }
+  | { type: 'model_output'; content: { type: 'text'; text: string }[] }
+  | { type: 'code_execution_call'; arguments: Record<string, unknown> }
+  | { type: 'tool_call'; name: string; arguments: Record<string, unknown> }
+  | { type: 'approval'; call_id: string; approve: boolean; reason?: string };
+
+/** A checked request, its input normalized (one item per item given, so indexes still match). */
+export type ParsedInteractionRequest = Omit<SchemaOutput, 'input'> & {
+  input: string | NormalizedInputItem[];
+};
 
 /** One problem with a request: the JSON path at fault and what is wrong. */
 export interface RequestProblem {
@@ -188,5 +204,53 @@ export function parseInteractionRequest(body: unknown): ParsedInteractionRequest
     throw new UserError('invalid_argument', `body: nested deeper than ${MAX_JSON_DEPTH} levels`, {
       details: { field: 'body', limit: MAX_JSON_DEPTH },
     });
-  return parseWithSchema(interactionRequestSchema, body);
+  const parsed = parseWithSchema(interactionRequestSchema, body);
+  if (parsed.background === true && parsed.store === false)
+    throw new UserError(
+      'invalid_argument',
+      'store: a background interaction is kept (it is read with GET); "store": false is for answered interactions only',
+      { details: { field: 'store' } },
+    );
+  return { ...parsed, input: normalizeInput(parsed.input) };
+}
+
+const textOfParts = (parts: readonly { text: string }[] | undefined) =>
+  (parts ?? []).map((part) => part.text).join('');
+
+/**
+ * The SDKs' input forms (docs/gemini-sdks.md) as hookbox's items, one for one: a single text part
+ * becomes a list; a `user_input` step its text; a `function_call` a `tool_call`; a
+ * `function_result` answering an approval an `approval`. Client call ids are dropped (hookbox
+ * gives every call its own).
+ */
+export function normalizeInput(input: SchemaOutput['input']): string | NormalizedInputItem[] {
+  if (typeof input === 'string') return input;
+  const items = Array.isArray(input) ? input : [input];
+  return items.map((item): NormalizedInputItem => {
+    switch (item.type) {
+      case 'text':
+        return { type: 'text', text: item.text };
+      case 'user_input':
+        return { type: 'text', text: textOfParts(item.content) };
+      case 'model_output':
+        return {
+          type: 'model_output',
+          content: (item.content ?? []).map((part) => ({ type: 'text', text: part.text })),
+        };
+      case 'code_execution_call':
+        return { type: 'code_execution_call', arguments: item.arguments };
+      case 'function_call':
+      case 'tool_call':
+        return { type: 'tool_call', name: item.name, arguments: item.arguments };
+      case 'approval':
+        return item;
+      case 'function_result':
+        return {
+          type: 'approval',
+          call_id: item.call_id,
+          approve: item.result.approve,
+          ...(item.result.reason === undefined ? {} : { reason: item.result.reason }),
+        };
+    }
+  });
 }

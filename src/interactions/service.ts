@@ -1,7 +1,7 @@
 import type { Controller } from '../environments/controller.js';
 import type { Environment } from '../environments/environment.js';
 import type { NetworkState } from '../environments/network-change.js';
-import { SystemError } from '../errors/index.js';
+import { SystemError, UserError } from '../errors/index.js';
 import type { Logger } from '../record/logger.js';
 import { SqliteApprovalStore } from '../state/sqlite-approval-store.js';
 import { SqliteInteractionStore } from '../state/sqlite-interaction-store.js';
@@ -22,6 +22,8 @@ import type { EnvironmentInfo, Interaction } from './schema.js';
 import { ServiceEnvironments } from './service-environments.js';
 import { ServiceSnapshots } from '../snapshots/service-snapshots.js';
 import { interactionSettingsFromEnv, type InteractionServiceOptions } from './service-options.js';
+import { Feed, InteractionFeeds } from './interaction-feeds.js';
+import { replayEvents, SdkEventTranslator } from './sdk-events.js';
 import { interactionAt } from './stored-interactions.js';
 import { MemoryInteractionStore, type InteractionStore } from './store.js';
 
@@ -31,7 +33,7 @@ export {
   type InteractionServiceOptions,
   type InteractionSettings,
 } from './service-options.js';
-export type { InteractionListener, PreparedInteraction } from './prepared-interaction.js';
+export type { InteractionListener, PreparedInteraction, RunEvent } from './prepared-interaction.js';
 export { enabledToolsOf, modelToolsOf } from './request-checks.js';
 
 /**
@@ -44,6 +46,13 @@ export class InteractionService {
   private readonly logger: Logger | undefined;
   private readonly store: InteractionStore;
   private readonly running = new Set<Promise<unknown>>();
+  /** Running interactions, by id: how to cancel each, and its end. */
+  private readonly active = new Map<
+    string,
+    { cancel: AbortController; done: Promise<Interaction> }
+  >();
+  /** The SDK events of running and recently ended interactions (docs/gemini-sdks.md). */
+  private readonly feeds = new InteractionFeeds();
   private readonly sweeper: NodeJS.Timeout;
   private readonly abort = new AbortController();
   private closing: Promise<void> | undefined;
@@ -134,16 +143,91 @@ export class InteractionService {
 
   /**
    * Runs a prepared interaction's driver to the end. A driver failure does not throw: the
-   * interaction ends `failed` with the error, and its steps so far are kept.
+   * interaction ends `failed` with the error, and its steps so far are kept. Its SDK events go to
+   * its feed (`follow`); `liveOutput` sends running code's output as events too.
    */
-  run(prepared: PreparedInteraction, listener?: InteractionListener): Promise<Interaction> {
-    const work = runInteraction(this.parts, prepared, listener);
+  run(
+    prepared: PreparedInteraction,
+    listener?: InteractionListener,
+    options: { liveOutput?: boolean } = {},
+  ): Promise<Interaction> {
+    const { id } = prepared.interaction;
+    const feed = this.feeds.open(id);
+    const translator = new SdkEventTranslator((event) => feed.push(event));
+    const cancel = new AbortController();
+    const work = runInteraction(
+      this.parts,
+      prepared,
+      (event) => {
+        translator.run(event);
+        listener?.(event);
+      },
+      { cancel: cancel.signal, liveOutput: options.liveOutput ?? listener !== undefined },
+    );
+    this.active.set(id, { cancel, done: work });
     this.running.add(work);
-    void work.finally(() => {
-      this.running.delete(work);
-      prepared.release();
-    });
+    void work
+      .then(async () => {
+        // `store: false`: answered, then forgotten (docs/gemini-sdks.md).
+        if (prepared.request.store === false) {
+          await this.store.remove(id);
+          this.feeds.drop(id);
+        }
+      })
+      .catch(() => {})
+      .finally(() => {
+        this.running.delete(work);
+        this.active.delete(id);
+        this.feeds.close(id);
+        prepared.release();
+      });
     return work;
+  }
+
+  /**
+   * The SDK events of an interaction the caller may see, after `lastEventId`: its own while the
+   * server holds them (it runs, or ended among the last few), else rebuilt from its steps.
+   */
+  async follow(id: string, lastEventId: string | undefined, caller?: Caller) {
+    const interaction = await this.interactionAt(id, 'id', caller);
+    const feed = this.feeds.get(id);
+    if (feed) return feed.follow(lastEventId);
+    const replayed = new Feed();
+    for (const event of replayEvents(interaction)) replayed.push(event);
+    return replayed.follow(lastEventId);
+  }
+
+  /**
+   * `POST /v1beta/interactions/{id}/cancel`: a running interaction stops — the call running now is
+   * killed (its result recorded), nothing after it runs — and ends `cancelled`.
+   */
+  async cancel(id: string, caller?: Caller): Promise<Interaction> {
+    const interaction = await this.interactionAt(id, 'id', caller);
+    const active = this.active.get(id);
+    if (!active) {
+      if (interaction.status === 'cancelled') return interaction;
+      throw new UserError(
+        'invalid_argument',
+        `id: interaction ${id} is ${interaction.status}; only a running one can be cancelled`,
+        { details: { field: 'id' } },
+      );
+    }
+    active.cancel.abort();
+    // The call running now is killed in its sandbox; the driver stops at its next turn.
+    const environment = this.controller
+      .listEnvironments()
+      .find((candidate) => candidate.id === interaction.environment_id);
+    await environment?.sandbox.request('kill_tool_processes', {}, 10_000).catch(() => {});
+    await active.done;
+    return this.interactionAt(id, 'id', caller);
+  }
+
+  /** `DELETE /v1beta/interactions/{id}`: a running one is cancelled first. */
+  async deleteInteraction(id: string, caller?: Caller): Promise<void> {
+    await this.interactionAt(id, 'id', caller);
+    if (this.active.has(id)) await this.cancel(id, caller);
+    await this.store.remove(id);
+    this.feeds.drop(id);
   }
 
   /** {@link prepare} then {@link run}. */

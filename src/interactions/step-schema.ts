@@ -62,11 +62,6 @@ export const codeExecutionCallStepSchema = z
 
 const resultFields = {
   call_id: z.string(),
-  result: z
-    .union([z.string(), z.record(z.string(), z.unknown())])
-    .describe(
-      "The tool's result object as the model is shown it (after controller hooks' presentation rewrites); for a blocked call, the deny reason; for a call refused before the gates, why.",
-    ),
   is_error: z
     .boolean()
     .describe(
@@ -86,23 +81,48 @@ const resultFields = {
   hooks: z.array(hookOutcomeSchema).describe('The post_tool_execution hook runs.'),
 };
 
+const structuredResultSchema = z
+  .record(z.string(), z.unknown())
+  .nullable()
+  .describe(
+    "hookbox extension: the tool's result object (`exit_code`, `stdout`, `stderr`, `timed_out`, …) as the model is shown it, after controller hooks' presentation rewrites; null when the tool did not run.",
+  );
+
 export const codeExecutionResultStepSchema = z
-  .object({ type: z.literal('code_execution_result'), ...resultFields })
+  .object({
+    type: z.literal('code_execution_result'),
+    ...resultFields,
+    result: z
+      .string()
+      .describe(
+        'What the code printed: stdout, then stderr (as the SDKs type it, a string); for a blocked call, the deny reason; for a call refused before the gates, why.',
+      ),
+    structured_result: structuredResultSchema,
+  })
   .describe('What a `code_execution` call came to.');
 
-export const toolCallStepSchema = z
+export const functionCallStepSchema = z
   .object({
-    type: z.literal('tool_call'),
+    type: z.literal('function_call'),
     id: z.string(),
     name: z.string(),
     arguments: z.record(z.string(), z.unknown()),
     original_arguments: originalArguments,
     hooks: z.array(hookOutcomeSchema).describe('The pre_tool_execution hook runs.'),
   })
-  .describe('A call of a file tool.');
+  .describe('A call of a file tool (`read_file`, `write_file`, …).');
 
-export const toolResultStepSchema = z
-  .object({ type: z.literal('tool_result'), name: z.string(), ...resultFields })
+export const functionResultStepSchema = z
+  .object({
+    type: z.literal('function_result'),
+    name: z.string(),
+    ...resultFields,
+    result: z
+      .union([z.string(), z.record(z.string(), z.unknown())])
+      .describe(
+        "The tool's result object as the model is shown it (after controller hooks' presentation rewrites); for a blocked call, the deny reason; for a call refused before the gates, why.",
+      ),
+  })
   .describe('What a file tool call came to.');
 
 export const stepSchema = z.discriminatedUnion('type', [
@@ -110,13 +130,13 @@ export const stepSchema = z.discriminatedUnion('type', [
   modelOutputStepSchema,
   codeExecutionCallStepSchema,
   codeExecutionResultStepSchema,
-  toolCallStepSchema,
-  toolResultStepSchema,
+  functionCallStepSchema,
+  functionResultStepSchema,
 ]);
 
 export type HookOutcomeRecord = z.output<typeof hookOutcomeSchema>;
 export type Step = z.output<typeof stepSchema>;
 export type CallStep =
-  z.output<typeof codeExecutionCallStepSchema> | z.output<typeof toolCallStepSchema>;
+  z.output<typeof codeExecutionCallStepSchema> | z.output<typeof functionCallStepSchema>;
 export type ResultStep =
-  z.output<typeof codeExecutionResultStepSchema> | z.output<typeof toolResultStepSchema>;
+  z.output<typeof codeExecutionResultStepSchema> | z.output<typeof functionResultStepSchema>;

@@ -87,6 +87,17 @@ export function refusedReport(call: ToolCall, message: string): ToolCallReport {
   };
 }
 
+/**
+ * A `code_execution_result`'s text, as the SDKs type it (a string): what the code printed, stdout
+ * then stderr; the structured result (exit code and all) goes in `structured_result`.
+ */
+export function codeResultText(result: Record<string, unknown>): string {
+  const stdout = typeof result.stdout === 'string' ? result.stdout : '';
+  const stderr = typeof result.stderr === 'string' ? result.stderr : '';
+  if (stdout !== '' || stderr !== '') return stdout + stderr;
+  return typeof result.error === 'string' ? result.error : '';
+}
+
 /** The call step and the result step of one call; pre hooks on the call, post hooks on the result. */
 export function stepsOf(
   report: ToolCallReport,
@@ -95,8 +106,7 @@ export function stepsOf(
   const pre = report.hooks.filter((h) => h.event === 'pre_tool_execution').map(hookOutcomeOf);
   const post = report.hooks.filter((h) => h.event === 'post_tool_execution').map(hookOutcomeOf);
   const refused = report.result === null && !report.blocked;
-  const result: ResultStep['result'] =
-    report.blocked || refused ? report.text_for_model : (report.result ?? {});
+  const notRun = report.blocked || refused;
   const error = refused
     ? report.text_for_model
     : typeof report.result?.error === 'string'
@@ -104,7 +114,6 @@ export function stepsOf(
       : undefined;
   const common = {
     call_id: report.call_id,
-    result,
     is_error: report.is_error,
     blocked: report.blocked,
     ...(error === undefined ? {} : { error }),
@@ -120,19 +129,29 @@ export function stepsOf(
         ...(originalArgs ? { original_arguments: originalArgs } : {}),
         hooks: pre,
       },
-      { type: 'code_execution_result', ...common },
+      {
+        type: 'code_execution_result',
+        result: notRun ? report.text_for_model : codeResultText(report.result ?? {}),
+        structured_result: notRun ? null : (report.result ?? {}),
+        ...common,
+      },
     ];
   }
   return [
     {
-      type: 'tool_call',
+      type: 'function_call',
       id: report.call_id,
       name: report.tool_call.name,
       arguments: report.tool_call.args,
       ...(originalArgs ? { original_arguments: originalArgs } : {}),
       hooks: pre,
     },
-    { type: 'tool_result', name: report.tool_call.name, ...common },
+    {
+      type: 'function_result',
+      name: report.tool_call.name,
+      result: notRun ? report.text_for_model : (report.result ?? {}),
+      ...common,
+    },
   ];
 }
 
@@ -149,15 +168,23 @@ export function reportFromSteps(
   environmentId: string,
 ): ToolCallReport {
   const name = call.type === 'code_execution_call' ? CODE_EXECUTION : call.name;
-  const ran = typeof result.result !== 'string';
+  const ran =
+    result.type === 'code_execution_result'
+      ? result.structured_result !== null
+      : typeof result.result !== 'string';
+  const shown: ToolResult | null = !ran
+    ? null
+    : result.type === 'code_execution_result'
+      ? result.structured_result
+      : (result.result as ToolResult);
   return {
     call_id: call.id,
     tool_call: { name, args: call.arguments },
     blocked: result.blocked,
     reason: result.blocked && typeof result.result === 'string' ? result.result : null,
-    result: ran ? (result.result as ToolResult) : null,
+    result: shown,
     is_error: result.is_error,
-    text_for_model: ran ? JSON.stringify(result.result) : (result.result as string),
+    text_for_model: ran ? JSON.stringify(shown) : (result.result as string),
     hooks: [...call.hooks, ...result.hooks].map((hook) => recordOf(hook, environmentId, call.id)),
   };
 }
@@ -175,11 +202,11 @@ export function turnsOf(interaction: Interaction): ConversationTurn[] {
         turns.push({ role: 'model', text: textOf(step.content) });
         break;
       case 'code_execution_call':
-      case 'tool_call':
+      case 'function_call':
         calls.set(step.id, step);
         break;
       case 'code_execution_result':
-      case 'tool_result': {
+      case 'function_result': {
         const call = calls.get(step.call_id);
         if (call)
           turns.push({
@@ -193,9 +220,24 @@ export function turnsOf(interaction: Interaction): ConversationTurn[] {
   return turns;
 }
 
-/** The conversation of a chain of interactions, oldest first. */
-export function historyOf(chain: Interaction[]): ConversationTurn[] {
-  return chain.flatMap(turnsOf);
+/**
+ * The conversation of a chain of interactions, oldest first; then the input's own `model_output`
+ * steps (earlier model turns the client gives as history, docs/gemini-sdks.md).
+ */
+export function historyOf(
+  chain: Interaction[],
+  input: string | Record<string, unknown>[] = '',
+): ConversationTurn[] {
+  const given: ConversationTurn[] =
+    typeof input === 'string'
+      ? []
+      : input
+          .filter((item) => item.type === 'model_output')
+          .map((item) => ({
+            role: 'model',
+            text: textOf((item.content ?? []) as { text: string }[]),
+          }));
+  return [...chain.flatMap(turnsOf), ...given];
 }
 
 /** The text of the model_output steps after the last tool step (what the model finally said). */
@@ -214,6 +256,6 @@ export function userTextOf(
 ): { type: 'text'; text: string }[] {
   if (typeof input === 'string') return input === '' ? [] : [{ type: 'text', text: input }];
   return input
-    .filter((item) => item.type === 'text' && typeof item.text === 'string')
+    .filter((item) => item.type === 'text' && typeof item.text === 'string' && item.text !== '')
     .map((item) => ({ type: 'text' as const, text: item.text as string }));
 }

@@ -2,6 +2,8 @@ import type { Interaction, Step } from './schema.js';
 
 /** What changes in an interaction besides its steps. */
 export type InteractionHead = Pick<Interaction, 'status' | 'output_text' | 'updated'> & {
+  /** Token totals of the model driver (docs/contract.md §9). */
+  usage?: Interaction['usage'];
   error?: Interaction['error'];
   /** The calls waiting for an approver, when the status is `requires_action` (docs/dialects.md). */
   pending_approvals?: Interaction['pending_approvals'];
@@ -27,6 +29,8 @@ export interface InteractionStore {
   get(id: string): Promise<Interaction | undefined>;
   /** The tenant that made it (null: none recorded), or undefined when the interaction is unknown. */
   tenantOf(id: string): Promise<string | null | undefined>;
+  /** Forgets an interaction (`DELETE`, or `store: false` once answered). */
+  remove(id: string): Promise<void>;
 }
 
 /** @default 10000 */
@@ -93,6 +97,7 @@ export class MemoryInteractionStore implements InteractionStore {
     interaction.updated = head.updated;
     if (head.error === undefined) delete interaction.error;
     else interaction.error = structuredClone(head.error);
+    if (head.usage !== undefined) interaction.usage = structuredClone(head.usage);
     if (head.pending_approvals === undefined) delete interaction.pending_approvals;
     else interaction.pending_approvals = structuredClone(head.pending_approvals);
     this.evict();
@@ -107,6 +112,10 @@ export class MemoryInteractionStore implements InteractionStore {
 
   async tenantOf(id: string): Promise<string | null | undefined> {
     return this.entries.get(id)?.tenant;
+  }
+
+  async remove(id: string): Promise<void> {
+    this.drop(id);
   }
 
   get size(): number {
@@ -136,7 +145,8 @@ export class MemoryInteractionStore implements InteractionStore {
     if (this.entries.size <= this.maxInteractions && this.bytes <= this.maxBytes) return;
     for (const [id, entry] of this.entries) {
       if (this.entries.size <= this.maxInteractions && this.bytes <= this.maxBytes) return;
-      if (entry.interaction.status !== 'in_progress') this.drop(id);
+      const running = ['queued', 'in_progress'].includes(entry.interaction.status);
+      if (!running) this.drop(id);
     }
   }
 }

@@ -51,8 +51,8 @@ export function formatStep(step: Step): string {
       lines.push(`« model: ${visibleLine(step.content.map((c) => c.text).join(''))}`);
       break;
     case 'code_execution_call':
-    case 'tool_call': {
-      const name = step.type === 'tool_call' ? step.name : 'code_execution';
+    case 'function_call': {
+      const name = step.type === 'function_call' ? step.name : 'code_execution';
       lines.push(
         `▶ ${visibleLine(name)} ${visibleLine(JSON.stringify(step.arguments))}`,
         ...step.hooks.map(hookLine),
@@ -60,11 +60,12 @@ export function formatStep(step: Step): string {
       break;
     }
     case 'code_execution_result':
-    case 'tool_result': {
+    case 'function_result': {
+      const shown = step.type === 'code_execution_result' ? step.structured_result : step.result;
       if (step.blocked) lines.push(`  ✖ blocked: ${visibleLine(String(step.result))}`);
-      else if (typeof step.result === 'string')
-        lines.push(`  ✖ refused: ${visibleLine(step.result)}`);
-      else lines.push(...resultLines(step.result));
+      else if (shown === null || typeof shown === 'string')
+        lines.push(`  ✖ refused: ${visibleLine(String(step.result))}`);
+      else lines.push(...resultLines(shown));
       lines.push(...step.hooks.map(hookLine));
       break;
     }
@@ -81,7 +82,7 @@ export function formatHeader(interaction: Interaction): string {
 
 export function formatFooter(interaction: Interaction): string {
   const calls = interaction.steps.filter(
-    (step) => step.type === 'code_execution_result' || step.type === 'tool_result',
+    (step) => step.type === 'code_execution_result' || step.type === 'function_result',
   );
   const blocked = calls.filter((step) => 'blocked' in step && step.blocked).length;
   const error = interaction.error

@@ -1,6 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
-import { httpStatusOf, SystemError, toHookboxError, UserError } from '../errors/index.js';
+import { httpStatusOf, SystemError, UserError } from '../errors/index.js';
 import type { InteractionService } from '../interactions/service.js';
 import type { Logger } from '../record/logger.js';
 import { KeyTable, tenantOfPlainKey, type TenantKey } from '../tenants/keys.js';
@@ -11,12 +11,12 @@ import { AllowedHosts } from './allowed-hosts.js';
 import { checkApiRevision } from './api-revision.js';
 import { CLIENT_LIMIT_DEFAULTS, type ClientLimits } from './client-limits.js';
 import { errorBody, requestErrorOf } from './errors.js';
-import { EventStream, DEFAULT_STREAM_BUFFER_BYTES, EVENT_STREAM_HEADERS } from './event-stream.js';
 import { isPublicConsolePath, registerConsole } from './console/routes.js';
 import { HookboxMetrics } from './metrics.js';
 import { openApiDocument } from './openapi.js';
 import { registerCredentialsRoutes } from './routes-credentials.js';
 import { registerFilesRoutes } from './routes-files.js';
+import { registerInteractionRoutes } from './routes-interactions.js';
 import { registerMcpRoutes } from './routes-mcp.js';
 import { registerSnapshotRoutes } from './routes-snapshots.js';
 import { canonicalUrl, checkPathSegments, routedPath } from './request-path.js';
@@ -134,7 +134,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     // Real clients send `Content-Type: application/json` on every request; a GET or DELETE with no
     // body has nothing to parse, so the header is dropped rather than refused as an empty body.
     // So is a POST that takes no body: a snapshot, a fork (docs/environments.md).
-    const bodiless = request.method === 'POST' && /\/(snapshots|fork)$/.test(path);
+    const bodiless = request.method === 'POST' && /\/(snapshots|fork|cancel)$/.test(path);
     if (
       (request.method === 'GET' ||
         request.method === 'DELETE' ||
@@ -243,46 +243,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
     registerConsole(api, service);
 
-    api.post('/v1beta/interactions', async (request, reply) => {
-      const prepared = await service.prepare(request.body, request.caller);
-      if (!prepared.request.stream) return service.run(prepared);
-
-      // Server-sent events: every step as it happens, then the final Interaction.
-      reply.hijack();
-      const raw = reply.raw;
-      raw.writeHead(200, EVENT_STREAM_HEADERS);
-      // A client that goes away does not stop the interaction (GET finds it); its socket errors are moot.
-      raw.on('error', (error) =>
-        request.log.info({ err: error }, 'event stream closed by the client'),
-      );
-      const stream = new EventStream(
-        raw,
-        (reason) =>
-          request.log.warn(
-            { interaction: prepared.interaction.id, reason },
-            'event stream dropped: the client does not read',
-          ),
-        options.streamBufferBytes ?? DEFAULT_STREAM_BUFFER_BYTES,
-      );
-      try {
-        const final = await service.run(prepared, (event) => stream.send(event));
-        await stream.complete(final);
-      } catch (error) {
-        const failure = toHookboxError(error);
-        request.log.error({ err: error }, 'streamed interaction failed');
-        stream.send({
-          event_type: 'error',
-          error: { code: failure.code, message: failure.message },
-        });
-      } finally {
-        stream.end();
-      }
-      return reply;
-    });
-
-    api.get<{ Params: { id: string } }>('/v1beta/interactions/:id', async (request) =>
-      service.interactionAt(request.params.id, 'id', request.caller),
-    );
+    registerInteractionRoutes(api, service, options.streamBufferBytes);
 
     api.get('/v1beta/environments', async (request) => ({
       environments: await service.listEnvironments(request.caller),

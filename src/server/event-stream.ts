@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import type { Interaction, InteractionEvent } from '../interactions/schema.js';
+import type { FeedEvent } from '../interactions/sdk-events.js';
+import type { Interaction } from '../interactions/schema.js';
 
 /** A streaming client may leave this much unread before its stream is dropped. @default 8 MiB */
 export const DEFAULT_STREAM_BUFFER_BYTES = 8 * 1024 * 1024;
@@ -77,8 +78,7 @@ export class EventStream {
   }
 
   /** One event, whole (steps and the start: each is at most one tool call's output). */
-  send(event: InteractionEvent): void {
-    if (event.event_type === 'interaction.complete') return;
+  send(event: Exclude<FeedEvent, { event_type: 'interaction.completed' }>): void {
     this.write(`event: ${event.event_type}\ndata: ${JSON.stringify(event)}\n\n`);
   }
 
@@ -86,12 +86,16 @@ export class EventStream {
    * The final event, written a step at a time as the client reads it, so an interaction of large
    * outputs is never serialized whole in memory.
    */
-  async complete(interaction: Interaction): Promise<void> {
+  async complete(interaction: Interaction, eventId: string): Promise<void> {
     const { steps, ...head } = interaction;
-    const open = JSON.stringify({ event_type: 'interaction.complete', interaction: head });
+    const open = JSON.stringify({
+      event_type: 'interaction.completed',
+      event_id: eventId,
+      interaction: head,
+    });
     // `{"event_type":…,"interaction":{…head…}}`: the steps go in before the two closing braces.
     const prefix = `${open.slice(0, -2)}${Object.keys(head).length > 0 ? ',' : ''}"steps":[`;
-    if (!this.write(`event: interaction.complete\ndata: ${prefix}`)) return;
+    if (!this.write(`event: interaction.completed\ndata: ${prefix}`)) return;
     for (let index = 0; index < steps.length; index++) {
       if (!(await this.room())) return;
       if (!this.write((index > 0 ? ',' : '') + JSON.stringify(steps[index]))) return;

@@ -110,11 +110,13 @@ export function openApiDocument(options: {
       '/v1beta/interactions': {
         post: {
           summary: 'Run an interaction',
+          description:
+            'With `background: true`, answered at once (`in_progress`); with `stream: true`, the events of docs/gemini-sdks.md, "Streaming".',
           requestBody: { required: true, content: json('InteractionRequest') },
           responses: {
             '200': {
               description:
-                'The Interaction; with `stream: true`, server-sent events (`interaction.created`, `step`…, `interaction.complete`) whose data are InteractionEvent objects',
+                'The Interaction; with `stream: true`, server-sent events (`interaction.created`, `interaction.status_update`, `step.start`/`step.delta`/`step.stop`, `interaction.completed`, `error`) whose data are InteractionEvent objects',
               content: {
                 ...json('Interaction'),
                 'text/event-stream': { schema: { $ref: REF('InteractionEvent') } },
@@ -126,10 +128,41 @@ export function openApiDocument(options: {
       },
       '/v1beta/interactions/{id}': {
         get: {
-          summary: 'An interaction again',
+          summary: 'An interaction again; with `stream=true`, its events',
+          parameters: [
+            id,
+            { name: 'stream', in: 'query', required: false, schema: { type: 'boolean' } },
+            {
+              name: 'last_event_id',
+              in: 'query',
+              required: false,
+              description: 'With `stream=true`: the events after this one.',
+              schema: { type: 'string' },
+            },
+          ],
+          responses: {
+            '200': {
+              description: 'The Interaction, or (stream=true) its events',
+              content: {
+                ...json('Interaction'),
+                'text/event-stream': { schema: { $ref: REF('InteractionEvent') } },
+              },
+            },
+            ...errors,
+          },
+        },
+        delete: {
+          summary: 'Forget an interaction (a running one is cancelled first)',
+          parameters: [id],
+          responses: { '200': { description: 'Removed: `{}`' }, ...errors },
+        },
+      },
+      '/v1beta/interactions/{id}/cancel': {
+        post: {
+          summary: 'Stop a running interaction: the running call is killed, it ends `cancelled`',
           parameters: [id],
           responses: {
-            '200': { description: 'The Interaction', content: json('Interaction') },
+            '200': { description: 'The Interaction, cancelled', content: json('Interaction') },
             ...errors,
           },
         },

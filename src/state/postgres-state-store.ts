@@ -205,6 +205,10 @@ export class PostgresStateStore implements ControllerStateStore {
     return result.rows[0] === undefined ? undefined : interactionRowSchema.parse(result.rows[0]);
   }
 
+  async deleteInteraction(id: string): Promise<void> {
+    await this.pool.query('DELETE FROM interactions WHERE id = $1', [id]);
+  }
+
   async interactionsWithStatus(status: string): Promise<InteractionRow[]> {
     const result = await this.pool.query('SELECT * FROM interactions WHERE status = $1', [status]);
     return result.rows.map((row) => interactionRowSchema.parse(row));

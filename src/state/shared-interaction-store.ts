@@ -39,6 +39,11 @@ export class SharedInteractionStore implements InteractionStore {
     return row === undefined ? undefined : interactionSchema.parse(row.body);
   }
 
+  async remove(id: string): Promise<void> {
+    this.running.delete(id);
+    await this.state.deleteInteraction(id);
+  }
+
   async tenantOf(id: string): Promise<string | null | undefined> {
     const row = await this.state.interaction(id);
     return row === undefined ? undefined : (row.tenant ?? null);

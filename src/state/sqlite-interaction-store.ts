@@ -36,6 +36,7 @@ export class SqliteInteractionStore implements InteractionStore {
     };
     if (head.error === undefined) delete body.error;
     else body.error = head.error;
+    if (head.usage !== undefined) body.usage = head.usage;
     if (head.pending_approvals === undefined) delete body.pending_approvals;
     else body.pending_approvals = head.pending_approvals;
     this.state.saveInteraction({ ...row, status: head.status, updated: head.updated, body });
@@ -47,6 +48,10 @@ export class SqliteInteractionStore implements InteractionStore {
     const rows = this.state.interactionSteps(id);
     const inBody = Array.isArray(row.body.steps) ? (row.body.steps as unknown[]) : [];
     return interactionSchema.parse({ ...row.body, steps: [...inBody, ...rows] });
+  }
+
+  async remove(id: string): Promise<void> {
+    this.state.deleteInteraction(id);
   }
 
   async tenantOf(id: string): Promise<string | null | undefined> {

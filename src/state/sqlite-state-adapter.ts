@@ -55,6 +55,10 @@ export class SqliteStateAdapter implements ControllerStateStore {
     return this.sqlite.interaction(id);
   }
 
+  async deleteInteraction(id: string): Promise<void> {
+    this.sqlite.deleteInteraction(id);
+  }
+
   async interactionsWithStatus(status: string): Promise<InteractionRow[]> {
     return this.sqlite.interactionsWithStatus(status);
   }

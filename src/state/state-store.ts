@@ -162,6 +162,14 @@ export class StateStore {
     return row === undefined ? undefined : interactionRowSchema.parse(row);
   }
 
+  /** Removes an interaction and its steps. */
+  deleteInteraction(id: string): void {
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM interaction_steps WHERE interaction_id = ?').run(id);
+      this.db.prepare('DELETE FROM interactions WHERE id = ?').run(id);
+    })();
+  }
+
   interactionsWithStatus(status: string): InteractionRow[] {
     return this.db
       .prepare('SELECT * FROM interactions WHERE status = ?')

@@ -25,6 +25,8 @@ export interface ControllerStateStore {
   saveInteraction(row: InteractionRow): Promise<void>;
   interaction(id: string): Promise<InteractionRow | undefined>;
   interactionsWithStatus(status: string): Promise<InteractionRow[]>;
+  /** Removes an interaction and its steps (`DELETE /v1beta/interactions/{id}`). */
+  deleteInteraction(id: string): Promise<void>;
   /** The snapshots' records (docs/environments.md, "Snapshots and forks"); optional for stand-ins. */
   readonly snapshots?: SnapshotRows;
   /** The stored credentials' rows, sealed (docs/credentials.md); optional for stand-ins. */

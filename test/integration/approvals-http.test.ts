@@ -155,7 +155,7 @@ describe('ask over HTTP', () => {
     expect(resultOf(approved.steps as Step[])).toMatchObject({
       call_id: pending.call_id,
       blocked: false,
-      result: { stdout: 'ask-me\n' },
+      structured_result: { stdout: 'ask-me\n' },
     });
     expect(await client.interactions.get(paused.id)).toMatchObject({
       status: 'completed',
@@ -171,7 +171,7 @@ describe('ask over HTTP', () => {
     expect(cached.status).toBe('completed');
     expect(resultOf(cached.steps as Step[])).toMatchObject({
       blocked: false,
-      result: { stdout: 'ask-me\n' },
+      structured_result: { stdout: 'ask-me\n' },
     });
 
     // force_ask: approved once, asked again the next time; then denied.
@@ -196,7 +196,7 @@ describe('ask over HTTP', () => {
     });
     expect(resultOf(forcedOk.steps as Step[])).toMatchObject({
       blocked: false,
-      result: { stdout: 'force\n' },
+      structured_result: { stdout: 'force\n' },
     });
     const forcedAgain = await client.interactions.create({
       agent: 'scripted',
@@ -258,7 +258,7 @@ describe('ask over HTTP', () => {
       expect(resumed.status).toBe('completed');
       expect(resultOf(resumed.steps as Step[])).toMatchObject({
         blocked: false,
-        result: { stdout: 'ask-after-restart\n' },
+        structured_result: { stdout: 'ask-after-restart\n' },
       });
 
       await new Promise((wait) => setTimeout(wait, 2000));

@@ -119,7 +119,7 @@ describe('the controller image', () => {
       is_error: true,
       result: 'Destructive command blocked by security gate.',
     });
-    expect(interaction.steps[4]).toMatchObject({ result: { stdout: 'hello\n' } });
+    expect(interaction.steps[4]).toMatchObject({ structured_result: { stdout: 'hello\n' } });
 
     // The console's page and the UI library are in the image (docs/console.md).
     const consolePage = await fetch(`${url}/console`);

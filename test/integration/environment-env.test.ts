@@ -119,7 +119,7 @@ describe('environment.env over HTTP', () => {
       ),
     );
     const interaction = await ok.json();
-    expect(interaction.steps.at(-1).result).toMatchObject({ stdout: 'from http' });
+    expect(interaction.steps.at(-1).structured_result).toMatchObject({ stdout: 'from http' });
 
     const bad = await post(
       scripted(

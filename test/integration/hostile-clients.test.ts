@@ -165,9 +165,9 @@ describe('slow unkeyed connections', () => {
       expect(created.status, await created.clone().text()).toBe(200);
       const interaction = (await created.json()) as {
         environment_id: string;
-        steps: { result?: { stdout?: string } }[];
+        steps: { structured_result?: { stdout?: string } }[];
       };
-      expect(interaction.steps.at(-1)?.result?.stdout).toBe('served\n');
+      expect(interaction.steps.at(-1)?.structured_result?.stdout).toBe('served\n');
       expect(
         (
           await keyed(url, `/v1beta/environments/${interaction.environment_id}`, {
@@ -327,12 +327,14 @@ describe('output and memory', () => {
       // The interaction ran to the end and was stored whole, though its client read nothing.
       const stored = (await (await keyed(url, `/v1beta/interactions/${interactionId}`)).json()) as {
         status: string;
-        steps: { type: string; result?: { stdout?: string } }[];
+        steps: { type: string; structured_result?: { stdout?: string } }[];
       };
       expect(stored.status).toBe('completed');
       const results = stored.steps.filter((step) => step.type === 'code_execution_result');
       expect(results).toHaveLength(100);
-      expect(results.every((step) => step.result?.stdout?.length === 1048000)).toBe(true);
+      expect(results.every((step) => step.structured_result?.stdout?.length === 1048000)).toBe(
+        true,
+      );
       // The client that never read lost its stream; the server did not buffer 100 MiB for it.
       expect(log.some((line) => line.includes('event stream dropped'))).toBe(true);
       console.log(`server RSS: baseline ${baseline.toFixed(0)} MiB, peak ${peak.toFixed(0)} MiB`);

@@ -109,23 +109,29 @@ describe('live output over HTTP and in the CLI', () => {
       stream: true,
     } as Parameters<typeof client.interactions.create>[0] & { stream: true });
     const arrivals: Arrival[] = [];
-    let callId: string | undefined;
+    // docs/gemini-sdks.md, "Streaming": the result step starts with the first output, its chunks
+    // come as step.delta events, and its step.stop comes when the call has ended.
+    let resultIndex: number | undefined;
     let resultAt = 0;
     let resultText: unknown;
     for await (const event of events) {
-      if (event.event_type === 'code_execution_output') {
-        arrivals.push({ chunk: event.chunk, at: Date.now() });
-        expect(event.stream).toBe('stdout');
-        callId ??= event.call_id;
-        expect(event.call_id).toBe(callId);
-      } else if (event.event_type === 'step' && event.step.type === 'code_execution_result') {
+      if (event.event_type === 'step.start' && event.step.type === 'code_execution_result')
+        resultIndex = event.index;
+      else if (event.event_type === 'step.delta' && event.delta.type === 'code_execution_result') {
+        arrivals.push({ chunk: event.delta.result, at: Date.now() });
+        expect(event.delta.stream).toBe('stdout');
+        expect(event.index).toBe(resultIndex);
+      } else if (event.event_type === 'step.stop' && event.index === resultIndex) {
         resultAt = Date.now();
-        expect(event.step.call_id).toBe(callId);
-        resultText = event.step.result;
+      } else if (event.event_type === 'interaction.completed') {
+        resultText = event.interaction.steps.at(-1);
       }
     }
     expectLive(arrivals, resultAt);
-    expect(resultText).toMatchObject({ stdout: '1\n2\n3\n' });
+    expect(resultText).toMatchObject({
+      result: '1\n2\n3\n',
+      structured_result: { stdout: '1\n2\n3\n' },
+    });
   });
 
   it('`hookbox call` prints the output as it comes, and not with --json', async () => {

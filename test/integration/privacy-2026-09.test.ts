@@ -63,7 +63,7 @@ describe('the 2026-09 privacy example over HTTP with the scripted agent', () => 
           text: 'Use your filesystem tool to read /workspace/private/employees.json and summarize the employee details.',
         },
         {
-          type: 'tool_call',
+          type: 'function_call',
           name: 'view_file',
           arguments: { AbsolutePath: '/workspace/private/employees.json' },
         },
@@ -86,7 +86,7 @@ describe('the 2026-09 privacy example over HTTP with the scripted agent', () => 
         ],
       },
     });
-    const blocked = first.steps.find((step) => step.type === 'tool_result');
+    const blocked = first.steps.find((step) => step.type === 'function_result');
     expect(blocked).toMatchObject({ is_error: true, blocked: true });
     expect(JSON.stringify(blocked)).toContain('blocked by PII compliance policy');
     expect(JSON.stringify(first.steps)).not.toContain('000-00-0000');
@@ -99,7 +99,7 @@ describe('the 2026-09 privacy example over HTTP with the scripted agent', () => 
           text: 'Understood. Please read the approved /workspace/public/summary.json file instead and provide the summary.',
         },
         {
-          type: 'tool_call',
+          type: 'function_call',
           name: 'view_file',
           arguments: { AbsolutePath: '/workspace/public/summary.json' },
         },
@@ -108,10 +108,10 @@ describe('the 2026-09 privacy example over HTTP with the scripted agent', () => 
       previous_interaction_id: first.id,
     });
     expect(second.environment_id).toBe(first.environment_id);
-    const read = second.steps.find((step) => step.type === 'tool_result');
+    const read = second.steps.find((step) => step.type === 'function_result');
     expect(read).toMatchObject({ is_error: false, blocked: false });
     expect(JSON.stringify(read)).toContain('Engineering');
-    const call = second.steps.find((step) => step.type === 'tool_call');
+    const call = second.steps.find((step) => step.type === 'function_call');
     expect(call).toMatchObject({ hooks: [{ group: 'privacy-gate', outcome: 'allow' }] });
   });
 });

@@ -66,7 +66,7 @@ describe('hookbox run, here (no server)', () => {
     const interaction = JSON.parse(stdout) as Interaction;
     expect(interaction.status).toBe('completed');
     expect(interaction.steps[2]).toMatchObject({
-      type: 'tool_result',
+      type: 'function_result',
       blocked: true,
       result: PRIVACY_REASON,
     });

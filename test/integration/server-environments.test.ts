@@ -51,7 +51,7 @@ describe('environments', () => {
     expect(second.environment_id).toBe(id);
     expect(second.steps[1]).toMatchObject({
       blocked: false,
-      result: { exit_code: 0, stdout: 'two' },
+      structured_result: { exit_code: 0, stdout: 'two' },
     });
     expect((await call('GET', `/v1beta/environments/${id}`)).json.hook_groups).toEqual(['audit']);
 
@@ -117,7 +117,7 @@ describe('environments', () => {
     const answer = await running;
     expect(answer.status).toBe(200);
     const interaction = (await answer.json()) as Interaction;
-    expect(interaction.steps[1]).toMatchObject({ result: { stdout: 'finished\n' } });
+    expect(interaction.steps[1]).toMatchObject({ structured_result: { stdout: 'finished\n' } });
     expect(await resourcesOf(other)).toEqual({ containers: 0, volumes: 0, disks: 0 });
     await expect(fetch(`${other.url}/healthz`)).rejects.toThrow();
   });

@@ -68,6 +68,7 @@ describe('the Gemini hooks page examples, with the scripted agent', () => {
       type: 'code_execution_result',
       call_id: (blockedCall as { id: string }).id,
       result: 'Destructive command blocked by security gate.',
+      structured_result: null,
       is_error: true,
       blocked: true,
       hooks: [],
@@ -77,7 +78,7 @@ describe('the Gemini hooks page examples, with the scripted agent', () => {
       type: 'code_execution_result',
       is_error: false,
       blocked: false,
-      result: { exit_code: 0, stdout: 'hello\n' },
+      structured_result: { exit_code: 0, stdout: 'hello\n' },
     });
     // GET returns it again.
     const again = await call('GET', `/v1beta/interactions/${interaction.id}`);
@@ -93,8 +94,8 @@ describe('the Gemini hooks page examples, with the scripted agent', () => {
     );
     expect(first.steps.map((step) => step.type)).toEqual([
       'user_input',
-      'tool_call',
-      'tool_result',
+      'function_call',
+      'function_result',
     ]);
     expect(first.steps[1]).toMatchObject({
       name: 'read_file',
@@ -111,7 +112,7 @@ describe('the Gemini hooks page examples, with the scripted agent', () => {
     expect(second.environment_id).toBe(first.environment_id);
     expect(second.previous_interaction_id).toBe(first.id);
     expect(second.steps[2]).toMatchObject({
-      type: 'tool_result',
+      type: 'function_result',
       is_error: false,
       blocked: false,
       result: { content: '{"department": "Engineering", "team_size": 42, "status": "active"}' },
@@ -130,17 +131,17 @@ describe('the Gemini hooks page examples, with the scripted agent', () => {
       scripted(
         AUDIT_REQUEST,
         {
-          type: 'tool_call',
+          type: 'function_call',
           name: 'write_file',
           arguments: { path: '/workspace/audit.log', content: 'event 1' },
         },
-        { type: 'tool_call', name: 'read_file', arguments: { path: '/workspace/audit.log' } },
+        { type: 'function_call', name: 'read_file', arguments: { path: '/workspace/audit.log' } },
       ),
     );
     expect(answer.status).toBe(200);
     expect(answer.json.status).toBe('completed');
     const results = answer.json.steps.filter(
-      (step: { type: string }) => step.type === 'tool_result',
+      (step: { type: string }) => step.type === 'function_result',
     );
     expect(results.map((step: { is_error: boolean }) => step.is_error)).toEqual([false, false]);
     expect(JSON.stringify(results[1].result)).toContain('event 1');
@@ -204,20 +205,25 @@ describe('streaming', () => {
     }
     expect(arrivals.map((a) => a.event)).toEqual([
       'interaction.created',
-      'step',
-      'step',
-      'step',
-      // The slow call's output as it comes, before its steps (docs/environments.md, "Live output").
-      'code_execution_output',
-      'step',
-      'step',
-      'interaction.complete',
+      ...Array(3).fill(['step.start', 'step.stop']).flat(),
+      // The slow call's steps start with its first output, which comes as it is printed
+      // (docs/environments.md, "Live output"; docs/gemini-sdks.md, "Streaming").
+      'step.start',
+      'step.stop',
+      'step.start',
+      'step.delta',
+      'step.stop',
+      'interaction.status_update',
+      'interaction.completed',
     ]);
-    expect(arrivals[4]!.data).toMatchObject({ stream: 'stdout', chunk: 'late\n' });
+    expect(arrivals[10]!.data).toMatchObject({
+      index: 4,
+      delta: { type: 'code_execution_result', stream: 'stdout', result: 'late\n' },
+    });
     // The blocked call's steps arrive before the slow call has finished.
-    expect(arrivals[7]!.at - arrivals[3]!.at).toBeGreaterThan(200);
-    expect(arrivals[3]!.data.step).toMatchObject({ blocked: true });
-    const final = arrivals[7]!.data.interaction as Interaction;
+    expect(arrivals[13]!.at - arrivals[6]!.at).toBeGreaterThan(200);
+    expect(arrivals[5]!.data.step).toMatchObject({ blocked: true });
+    const final = arrivals[13]!.data.interaction as Interaction;
     expect(final.status).toBe('completed');
     expect((await call('GET', `/v1beta/interactions/${final.id}`)).json).toEqual(final);
   });

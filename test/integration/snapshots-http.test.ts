@@ -62,7 +62,7 @@ describe('snapshots and forks over HTTP', () => {
     });
     expect(made.status, made.text).toBe(200);
     const source = made.json.environment_id as string;
-    const expected = made.json.steps.at(-1).result.stdout as string;
+    const expected = made.json.steps.at(-1).structured_result.stdout as string;
     expect(expected).toContain('./link 777 tool l /etc/hostname');
 
     const taken = await call(ALICE, 'POST', `/v1beta/environments/${source}/snapshots`);

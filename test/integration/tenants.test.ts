@@ -219,7 +219,7 @@ describe('ownership between tenants', () => {
     ] as const) {
       const got = await as('GET', `/v1beta/interactions/${aliceInteraction.id}`);
       expect(got.status, who).toBe(200);
-      expect(got.json.steps.at(-1).result.stdout, who).toBe('alice\n');
+      expect(got.json.steps.at(-1).structured_result.stdout, who).toBe('alice\n');
       const info = await as('GET', `/v1beta/environments/${aliceInteraction.environment_id}`);
       expect(info.status, who).toBe(200);
       expect(info.json.tenant, who).toBe('alice');
@@ -242,7 +242,7 @@ describe('ownership between tenants', () => {
       environment: envB,
     });
     expect(byAdmin.status, JSON.stringify(byAdmin.json)).toBe(200);
-    expect(byAdmin.json.steps.at(-1).result.stdout).toBe('admin-was-here\n');
+    expect(byAdmin.json.steps.at(-1).structured_result.stdout).toBe('admin-was-here\n');
     // Bob cannot read what the admin made, even in his own environment; the admin can.
     expect((await bob('GET', `/v1beta/interactions/${byAdmin.json.id}`)).status).toBe(404);
     expect((await admin('DELETE', `/v1beta/environments/${envB}`)).status).toBe(200);
@@ -298,7 +298,7 @@ describe('the workspace disk quota', () => {
         input: [codeCall('head -c 3145728 /dev/zero > big.bin && echo written')],
       });
       expect(big.status).toBe(200);
-      expect(big.json.steps.at(-1).result.stdout).toBe('written\n');
+      expect(big.json.steps.at(-1).structured_result.stdout).toBe('written\n');
       await server.service.workspaceDisk!.refresh();
       const refused = await small('POST', '/v1beta/interactions', {
         ...echo('more'),

@@ -3,6 +3,7 @@ import { Hookbox, HookboxApiError } from '../../client/index.js';
 import { Controller } from '../../environments/controller.js';
 import { UserError } from '../../errors/index.js';
 import { parseInteractionRequest } from '../../interactions/request.js';
+import type { RunEvent } from '../../interactions/prepared-interaction.js';
 import type {
   Interaction,
   InteractionEvent,
@@ -57,15 +58,28 @@ function readRequest(file: string): Record<string, unknown> {
 }
 
 /** Prints a transcript as the events come. */
-function printer(io: CliIo): (event: InteractionEvent) => void {
+function printer(io: CliIo): (event: RunEvent) => void {
   return (event) => {
     if (event.event_type === 'interaction.created') io.stdout(formatHeader(event.interaction));
     else if (event.event_type === 'step') io.stdout(formatStep(event.step));
     else if (event.event_type === 'interaction.complete')
       io.stdout(formatFooter(event.interaction));
     // The result step prints the whole output; the live chunks would print it twice.
-    else if (event.event_type === 'code_execution_output') return;
-    else io.stderr(`hookbox: stream broke off: ${event.error.code}: ${event.error.message}\n`);
+  };
+}
+
+/**
+ * Prints a server's stream (the SDKs' events): the header at once, the steps whole from the final
+ * Interaction (a step's pieces come as deltas; the final one holds each whole).
+ */
+function remotePrinter(io: CliIo): (event: InteractionEvent) => void {
+  return (event) => {
+    if (event.event_type === 'interaction.created') io.stdout(formatHeader(event.interaction));
+    else if (event.event_type === 'interaction.completed') {
+      for (const step of event.interaction.steps) io.stdout(formatStep(step));
+      io.stdout(formatFooter(event.interaction));
+    } else if (event.event_type === 'error')
+      io.stderr(`hookbox: stream broke off: ${event.error.code}: ${event.error.message}\n`);
   };
 }
 
@@ -92,7 +106,7 @@ async function runRemote(
       io.stdout(JSON.stringify(interaction, null, 2) + '\n');
       return statusOf(interaction);
     }
-    const print = printer(io);
+    const print = remotePrinter(io);
     let final: Interaction | undefined;
     const events = await client.interactions.create({
       ...(body as InteractionRequest),
@@ -100,7 +114,7 @@ async function runRemote(
     });
     for await (const event of events) {
       print(event);
-      if (event.event_type === 'interaction.complete') final = event.interaction;
+      if (event.event_type === 'interaction.completed') final = event.interaction;
     }
     return statusOf(final);
   } catch (error) {

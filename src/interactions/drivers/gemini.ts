@@ -61,6 +61,14 @@ const GenerateContentResponse = z.looseObject({
       blockReasonMessage: z.string().optional(),
     })
     .optional(),
+  // The tokens of this request: summed into the interaction's `usage` (docs/gemini-sdks.md).
+  usageMetadata: z
+    .looseObject({
+      promptTokenCount: z.number().optional(),
+      candidatesTokenCount: z.number().optional(),
+      thoughtsTokenCount: z.number().optional(),
+    })
+    .optional(),
 });
 
 /**
@@ -144,7 +152,7 @@ class GeminiSession implements ModelSession {
 
   constructor(
     private readonly send: (body: unknown) => Promise<unknown>,
-    context: DriverContext,
+    private readonly context: DriverContext,
   ) {
     this.contents = [];
     for (const segment of segmentsOf(context.history)) this.push(...contentsOf(segment));
@@ -167,7 +175,17 @@ class GeminiSession implements ModelSession {
 
   async next(): Promise<ModelTurn> {
     const raw = await this.send({ contents: this.contents, ...this.fixed });
-    const { candidates, promptFeedback } = parseAnswer('Gemini API', GenerateContentResponse, raw);
+    const { candidates, promptFeedback, usageMetadata } = parseAnswer(
+      'Gemini API',
+      GenerateContentResponse,
+      raw,
+    );
+    if (usageMetadata)
+      this.context.addUsage({
+        input: usageMetadata.promptTokenCount ?? 0,
+        output: usageMetadata.candidatesTokenCount ?? 0,
+        thought: usageMetadata.thoughtsTokenCount ?? 0,
+      });
     const candidate = candidates?.[0];
     if (candidate === undefined) {
       const reason = promptFeedback?.blockReason ?? 'no reason given';

@@ -67,6 +67,10 @@ const ChatCompletion = z.looseObject({
       }),
     )
     .min(1, { error: 'no choices' }),
+  // The tokens of this request: summed into the interaction's `usage` (docs/gemini-sdks.md).
+  usage: z
+    .looseObject({ prompt_tokens: z.number().optional(), completion_tokens: z.number().optional() })
+    .nullish(),
 });
 
 /**
@@ -153,7 +157,7 @@ class OpenAISession implements ModelSession {
   constructor(
     private readonly model: string,
     private readonly send: (body: unknown) => Promise<unknown>,
-    context: DriverContext,
+    private readonly context: DriverContext,
   ) {
     if (context.systemInstruction !== undefined && context.systemInstruction !== '')
       this.messages.push({ role: 'system', content: context.systemInstruction });
@@ -176,7 +180,13 @@ class OpenAISession implements ModelSession {
       messages: this.messages,
       ...(this.tools.length > 0 ? { tools: this.tools } : {}),
     });
-    const { message } = parseAnswer('chat-completions API', ChatCompletion, raw).choices[0]!;
+    const answer = parseAnswer('chat-completions API', ChatCompletion, raw);
+    const { message } = answer.choices[0]!;
+    if (answer.usage)
+      this.context.addUsage({
+        input: answer.usage.prompt_tokens ?? 0,
+        output: answer.usage.completion_tokens ?? 0,
+      });
     const text =
       typeof message.content === 'string'
         ? message.content

@@ -120,24 +120,29 @@ describe('the TypeScript client checks what the server answers', () => {
   });
 
   it('parses SSE split anywhere, with CRLF, comments and multi-line data', async () => {
-    const created = JSON.stringify({ event_type: 'interaction.created', interaction: INTERACTION });
+    const created = JSON.stringify({
+      event_type: 'interaction.created',
+      event_id: 'evt_1',
+      interaction: INTERACTION,
+    });
     const step = JSON.stringify(
-      { event_type: 'step', index: 0, step: INTERACTION.steps[0] },
+      { event_type: 'step.start', event_id: 'evt_2', index: 0, step: INTERACTION.steps[0] },
       null,
       2,
     );
     const complete = JSON.stringify({
-      event_type: 'interaction.complete',
+      event_type: 'interaction.completed',
+      event_id: 'evt_3',
       interaction: INTERACTION,
     });
     const stream =
       `: keep-alive\r\n\r\n` +
       `event: interaction.created\r\ndata: ${created}\r\n\r\n` +
-      `event: step\n${step
+      `event: step.start\n${step
         .split('\n')
         .map((line) => `data: ${line}`)
         .join('\n')}\n\n` +
-      `event: interaction.complete\ndata: ${complete}\n\n`;
+      `event: interaction.completed\ndata: ${complete}\n\n`;
     for (const size of [1, 7, 64, stream.length]) {
       const events = [];
       for await (const event of await client(
@@ -151,15 +156,15 @@ describe('the TypeScript client checks what the server answers', () => {
         events.push(event);
       expect(events.map((event) => event.event_type)).toEqual([
         'interaction.created',
-        'step',
-        'interaction.complete',
+        'step.start',
+        'interaction.completed',
       ]);
       expect(events[1]).toMatchObject({ index: 0, step: { type: 'user_input' } });
     }
   });
 
   it('refuses a stream event of the wrong shape', async () => {
-    const stream = `data: ${JSON.stringify({ event_type: 'step', index: 'one' })}\n\n`;
+    const stream = `data: ${JSON.stringify({ event_type: 'step.start', index: 'one' })}\n\n`;
     const events = await client(answering(200, [stream], 'text/event-stream')).interactions.create({
       agent: 'scripted',
       input: 'hi',

@@ -113,7 +113,7 @@ export const AUDIT_REQUEST = {
   },
 } satisfies InteractionRequest;
 
-type Item = Exclude<InteractionRequest['input'], string>[number];
+type Item = Extract<InteractionRequest['input'], unknown[]>[number];
 
 /** The body with the `scripted` agent and, after its text, the calls the text asks for. */
 export function scripted<T extends InteractionRequest & { input: Item[] }>(

@@ -246,10 +246,9 @@ describe('interactions over HTTP', () => {
     const frames = response.body.trim().split('\n\n');
     expect(frames.map((frame) => frame.split('\n')[0])).toEqual([
       'event: interaction.created',
-      'event: step',
-      'event: step',
-      'event: step',
-      'event: interaction.complete',
+      ...Array(3).fill(['event: step.start', 'event: step.stop']).flat(),
+      'event: interaction.status_update',
+      'event: interaction.completed',
     ]);
     const last = JSON.parse(frames.at(-1)!.split('\n')[1]!.slice('data: '.length));
     expect(last.interaction.status).toBe('completed');
@@ -272,11 +271,12 @@ describe('the TypeScript client', () => {
       events.push(event);
     expect(events.map((e) => e.event_type)).toEqual([
       'interaction.created',
-      'step',
-      'step',
-      'step',
-      'interaction.complete',
+      ...Array(3).fill(['step.start', 'step.stop']).flat(),
+      'interaction.status_update',
+      'interaction.completed',
     ]);
+    // Every event has its own id, to resume after (docs/gemini-sdks.md, "Streaming").
+    expect(new Set(events.map((e) => e.event_id)).size).toBe(events.length);
     const environment = await hookbox.environments.get(interaction.environment_id);
     expect(environment).toMatchObject({
       environment_id: interaction.environment_id,
@@ -384,6 +384,9 @@ describe('the OpenAPI document', () => {
       'previous_interaction_id',
       'stream',
       'system_instruction',
+      'background',
+      'store',
+      'labels',
     ]);
     expect(JSON.stringify(document)).not.toContain('$schema');
   });

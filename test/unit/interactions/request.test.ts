@@ -103,7 +103,7 @@ describe('bad requests name the field', () => {
         .field,
     ).toBe('stream');
     expect(refusal({ agent: 'scripted', input: 7, environment: 'remote' }).message).toMatch(
-      /^input: must be a string or an array of content items/,
+      /^input: must be a string, a text part/,
     );
     expect(refusal({ agent: 'scripted', input: 'x', environment: 5 }).message).toMatch(
       /^environment: must be "remote", an environment id/,

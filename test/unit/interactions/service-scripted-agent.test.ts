@@ -1,7 +1,7 @@
 // The interaction service with the scripted agent: the Gemini hooks page examples, continuing with
 // previous_interaction_id, the vocabulary. Shared helpers: service-helpers.ts.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { InteractionEvent } from '../../../src/interactions/schema.js';
+import type { RunEvent } from '../../../src/interactions/prepared-interaction.js';
 import {
   codeCall,
   PRIVACY_GATE_REQUEST,
@@ -17,7 +17,7 @@ afterEach(closeServices);
 describe('the scripted agent', () => {
   it('runs the calls of the security gate example; the blocked one says why', async () => {
     const { controller, service } = setup();
-    const events: InteractionEvent[] = [];
+    const events: RunEvent[] = [];
     const interaction = await service.create(
       scripted(SECURITY_GATE_REQUEST, codeCall('rm -rf /tmp/forbidden'), codeCall('echo hello')),
       (event) => events.push(event),
@@ -44,11 +44,17 @@ describe('the scripted agent', () => {
       type: 'code_execution_result',
       call_id: (call as { id: string }).id,
       result: 'no rm -rf here',
+      structured_result: null,
       is_error: true,
       blocked: true,
       hooks: [],
     });
-    expect(ran).toMatchObject({ is_error: false, blocked: false, result: { stdout: 'ran\n' } });
+    expect(ran).toMatchObject({
+      is_error: false,
+      blocked: false,
+      result: 'ran\n',
+      structured_result: { stdout: 'ran\n' },
+    });
     expect(controller.environment(interaction.environment_id).calls).toHaveLength(2);
     expect(events.map((event) => event.event_type)).toEqual([
       'interaction.created',
@@ -79,7 +85,11 @@ describe('the scripted agent', () => {
     expect(second.environment_id).toBe(first.environment_id);
     expect(second.previous_interaction_id).toBe(first.id);
     expect(controller.created).toBe(1);
-    expect(second.steps.map((s) => s.type)).toEqual(['user_input', 'tool_call', 'tool_result']);
+    expect(second.steps.map((s) => s.type)).toEqual([
+      'user_input',
+      'function_call',
+      'function_result',
+    ]);
     // Leaving the environment out continues in the previous one too.
     const withoutEnvironment: Partial<ReturnType<typeof privacyFollowUp>> = privacyFollowUp(
       first.environment_id,

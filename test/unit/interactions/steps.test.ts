@@ -86,22 +86,23 @@ describe('steps of a call', () => {
       type: 'code_execution_result',
       call_id: 'call_1',
       result: 'Destructive command blocked by security gate.',
+      structured_result: null,
       is_error: true,
       blocked: true,
       hooks: [],
     });
   });
 
-  it('a file tool: tool_call / tool_result, pre hooks on the call, post hooks on the result, the presented result', () => {
+  it('a file tool: function_call / function_result, pre hooks on the call, post hooks on the result, the presented result', () => {
     const [call, result] = stepsOf(reportOf(readOutcome), { path: 'public/summary.json' });
     expect(call).toMatchObject({
-      type: 'tool_call',
+      type: 'function_call',
       name: 'read_file',
       original_arguments: { path: 'public/summary.json' },
       hooks: [{ event: 'pre_tool_execution' }],
     });
     expect(result).toMatchObject({
-      type: 'tool_result',
+      type: 'function_result',
       name: 'read_file',
       result: { content: '{"secret": "[redacted]"}' },
       is_error: false,

@@ -116,6 +116,7 @@ export function fakeContext(
   return {
     agent: 'gemini-test',
     input: 'hello',
+    addUsage: () => {},
     history: [],
     tools: MODEL_TOOLS,
     maxSteps: 20,

@@ -63,8 +63,15 @@ describe('GeminiDriver against recorded generateContent answers', () => {
         });
       }),
     ]);
-    const context = fakeContext({ input: 'What can you do?', systemInstruction: 'Be brief.' });
+    const usage: unknown[] = [];
+    const context = fakeContext({
+      input: 'What can you do?',
+      systemInstruction: 'Be brief.',
+      addUsage: (tokens) => usage.push(tokens),
+    });
     await driver(server.baseUrl).run(context);
+    // The answer's usageMetadata goes into the interaction's usage (docs/gemini-sdks.md).
+    expect(usage).toEqual([{ input: 412, output: 29, thought: 87 }]);
     expect(context.outputs).toEqual([
       "Hello! I can run code and read, write, list and delete files in the sandbox's /workspace. What would you like me to do?",
     ]);

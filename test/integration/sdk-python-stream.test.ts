@@ -1,0 +1,28 @@
+// The Python SDK's stream reader over hookbox's events: every event typed, live output as deltas,
+// and a stream resumed after an event id (`get(id, stream=True, last_event_id=…)`).
+import { describe, expect, it } from 'vitest';
+import { useServer } from './api-helpers.js';
+import { runPython } from './sdk-helpers.js';
+
+const server = useServer();
+
+describe('the Python SDK streams', () => {
+  it('reads every event as a typed one, without a warning, and resumes after an event', async () => {
+    const { result, stderr } = await runPython(server(), 'stream');
+    expect(stderr).toBe('');
+    const events = result.events as { event_type: string; class: string; event_id: string }[];
+    expect(events.every((event) => !event.class.startsWith('Unknown'))).toBe(true);
+    expect(events[0]!.event_type).toBe('interaction.created');
+    expect(events.at(-1)!.event_type).toBe('interaction.completed');
+    expect(new Set(events.map((event) => event.event_id)).size).toBe(events.length);
+    const deltas = events
+      .filter((event) => event.event_type === 'step.delta')
+      .map((event) => (event as unknown as { delta: { result: string } }).delta.result);
+    expect(deltas.join('')).toBe('one\ntwo\n');
+    expect(deltas.length).toBeGreaterThanOrEqual(2);
+    // Resumed after the third event: the rest, the same ids.
+    expect(result.resumed.map((event: { event_id: string }) => event.event_id)).toEqual(
+      events.slice(3).map((event) => event.event_id),
+    );
+  });
+});

@@ -59,12 +59,6 @@ const files = {
         { hooks: [{ type: 'command', command: 'bash /.agents/hooks-scripts/block-git.sh' }] },
       ],
     },
-    'cursor-security-check': {
-      dialect: 'cursor',
-      beforeShellExecution: [
-        { hooks: [{ type: 'command', command: 'bash /.agents/hooks-scripts/security-check.sh' }] },
-      ],
-    },
     'openhands-block-dangerous': {
       dialect: 'openhands',
       PreToolUse: [
@@ -72,6 +66,13 @@ const files = {
           matcher: 'terminal',
           hooks: [{ type: 'command', command: 'bash /.agents/hooks-scripts/block_dangerous.sh' }],
         },
+      ],
+    },
+    // After block_dangerous.sh: security-check.sh's "rm -rf /" pattern also matches rm -rf /tmp/….
+    'cursor-security-check': {
+      dialect: 'cursor',
+      beforeShellExecution: [
+        { hooks: [{ type: 'command', command: 'bash /.agents/hooks-scripts/security-check.sh' }] },
       ],
     },
     'gemini-cli-secrets': {

@@ -5,7 +5,7 @@ import { fetchJson, scriptedRequest, useServer } from './api-helpers.js';
 import { cli, sourcesDir } from './cli-helpers.js';
 
 /**
- * Real, published hook scripts written for Copilot, Cursor, OpenHands and Gemini CLI, copied verbatim under
+ * Real, published hook scripts written for Codex, Copilot, Cursor, OpenHands and Gemini CLI, copied verbatim under
  * test/integration/agent-hooks/ (each with its source and licence beside it), run unchanged as
  * gates in real sandboxes through `hookbox call` and through the API (docs/dialects.md): each
  * block case is blocked with the script's own reason, each allow case runs.
@@ -27,6 +27,32 @@ const files = {
         },
       ],
     },
+    // Groups run in file order and the first deny ends the call (docs/dialects.md), so these two
+    // come before cursor-block-git, which denies every git command and asks for every gh one.
+    'openhands-guardrails': {
+      dialect: 'openhands',
+      PreToolUse: [
+        {
+          matcher: 'terminal',
+          hooks: [{ type: 'command', command: 'bash /.agents/hooks-scripts/guardrails.sh' }],
+        },
+      ],
+    },
+    'codex-guards': {
+      dialect: 'codex',
+      PreToolUse: [
+        {
+          matcher: 'Bash',
+          hooks: [{ type: 'command', command: 'bash /.agents/hooks-scripts/pre-tool-use.sh' }],
+        },
+        {
+          matcher: 'Edit|Write|apply_patch',
+          hooks: [
+            { type: 'command', command: 'bash /.agents/hooks-scripts/block-protected-files.sh' },
+          ],
+        },
+      ],
+    },
     'cursor-block-git': {
       dialect: 'cursor',
       beforeShellExecution: [
@@ -40,6 +66,13 @@ const files = {
           matcher: 'terminal',
           hooks: [{ type: 'command', command: 'bash /.agents/hooks-scripts/block_dangerous.sh' }],
         },
+      ],
+    },
+    // After block_dangerous.sh: security-check.sh's "rm -rf /" pattern also matches rm -rf /tmp/….
+    'cursor-security-check': {
+      dialect: 'cursor',
+      beforeShellExecution: [
+        { hooks: [{ type: 'command', command: 'bash /.agents/hooks-scripts/security-check.sh' }] },
       ],
     },
     'gemini-cli-secrets': {
@@ -58,7 +91,15 @@ const files = {
   '.agents/hooks-scripts/enforce-file-permissions.sh': script(
     'copilot/github-docs/enforce-file-permissions.sh',
   ),
+  '.agents/hooks-scripts/guardrails.sh': script('openhands/jikig-ai-soleur/guardrails.sh'),
+  '.agents/hooks-scripts/pre-tool-use.sh': script('codex/csw-protospy/pre-tool-use.sh'),
+  '.agents/hooks-scripts/block-protected-files.sh': script(
+    'codex/mashharuki-shipaton2026/block-protected-files.sh',
+  ),
   '.agents/hooks-scripts/block-git.sh': script('cursor/hamzafer-cursor-hooks/block-git.sh'),
+  '.agents/hooks-scripts/security-check.sh': script(
+    'cursor/curiouscaliboi-cursor-experiments/security-check.sh',
+  ),
   '.agents/hooks-scripts/block_dangerous.sh': script(
     'openhands/openhands-software-agent-sdk/block_dangerous.sh',
   ),
@@ -92,6 +133,38 @@ const CASES: Case[] = [
     blockedBy: [
       'cursor-block-git',
       "The git command '$command' has been blocked by a project hook. Instead of using raw git commands, please use the 'gh' tool.",
+    ],
+  },
+  {
+    tool: 'code_execution',
+    args: { code: 'gh issue create --title "Flaky test"' },
+    blockedBy: [
+      'openhands-guardrails',
+      "BLOCKED: gh issue create must include --milestone. Default to 'Post-MVP / Later' for operational issues. Read knowledge-base/product/roadmap.md for feature issues.",
+    ],
+  },
+  {
+    tool: 'code_execution',
+    args: { code: 'git commit --no-verify -m wip' },
+    blockedBy: [
+      'codex-guards',
+      'Blocked: --no-verify bypasses repository quality gates. Fix the issues instead of bypassing them.',
+    ],
+  },
+  {
+    tool: 'write_to_file',
+    args: { TargetFile: 'package-lock.json', CodeContent: '{}' },
+    blockedBy: [
+      'codex-guards',
+      'Blocked: lock files should be managed by the package manager, not edited manually.',
+    ],
+  },
+  {
+    tool: 'code_execution',
+    args: { code: 'dd if=/dev/zero of=/tmp/zero bs=1 count=1' },
+    blockedBy: [
+      'cursor-security-check',
+      "The command 'dd if=/dev/zero of=/tmp/zero bs=1 count=1' matches a dangerous pattern and has been blocked for security reasons. Please use safer alternatives.",
     ],
   },
   {

@@ -51,7 +51,7 @@ export class InteractionService {
   /** The workspace measurements behind the `disk_mb` quota, when enforced. */
   readonly workspaceDisk: WorkspaceDisk | undefined;
   /** Finding, describing and deleting environments (service-environments.ts). */
-  private readonly environments: ServiceEnvironments;
+  readonly environments: ServiceEnvironments;
   /** Snapshots and forks (docs/environments.md, "Snapshots and forks"). */
   readonly snapshots: ServiceSnapshots;
   /** What preparing and running an interaction need of the service. */

@@ -14,6 +14,7 @@ import { EventStream, DEFAULT_STREAM_BUFFER_BYTES, EVENT_STREAM_HEADERS } from '
 import { isPublicConsolePath, registerConsole } from './console/routes.js';
 import { HookboxMetrics } from './metrics.js';
 import { openApiDocument } from './openapi.js';
+import { registerEnvironmentRoutes } from './routes-environments.js';
 import { registerCredentialsRoutes } from './routes-credentials.js';
 import { registerFilesRoutes } from './routes-files.js';
 import { registerSnapshotRoutes } from './routes-snapshots.js';
@@ -272,20 +273,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       service.interactionAt(request.params.id, 'id', request.caller),
     );
 
-    api.get('/v1beta/environments', async (request) => ({
-      environments: await service.listEnvironments(request.caller),
-    }));
-
-    api.get<{ Params: { id: string } }>('/v1beta/environments/:id', async (request) => {
-      await service.adoptEnvironment(request.params.id);
-      return service.environmentInfo(request.params.id, request.caller);
-    });
-
-    api.delete<{ Params: { id: string } }>('/v1beta/environments/:id', async (request) => {
-      await service.deleteEnvironment(request.params.id, request.caller);
-      return {};
-    });
-
+    registerEnvironmentRoutes(api, service);
     registerFilesRoutes(api, service);
     registerSnapshotRoutes(api, service);
     registerCredentialsRoutes(api, service);

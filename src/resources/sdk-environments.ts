@@ -56,14 +56,11 @@ export class SdkEnvironments {
     }
     const placed = placeSources(request.sources);
     const env = request.env === undefined ? undefined : parseToolEnv(request.env, 'env');
-    const parsedNetwork: NetworkOptions | undefined =
-      request.network === undefined
-        ? undefined
-        : (parseNetworkOptions(request.network, 'network') as NetworkOptions | undefined);
+    // Checked here so a bad network is refused before anything is made; undefined: no network.
+    const allowlist =
+      request.network === undefined ? undefined : parseNetworkOptions(request.network, 'network');
     const network =
-      parsedNetwork !== undefined &&
-      parsedNetwork !== 'disabled' &&
-      parsedNetwork.allowlist.length > 0
+      allowlist !== undefined && allowlist.entries.length > 0
         ? (request.network as NetworkOptions)
         : undefined;
     if (request.repositories.length > 0) {

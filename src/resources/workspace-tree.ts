@@ -42,6 +42,8 @@ export async function walkWorkspace(
   while (queue.length > 0) {
     const { path, listing } = queue.shift()!;
     for (const entry of listing) {
+      // /workspace/.agents is the read-only mirror of the gates, not the workspace's own files.
+      if (path === '' && entry.name === '.agents') continue;
       if (entries.length >= TREE_LIMITS.maxEntries)
         return { entries, truncated: true, rootType: 'directory' };
       const full = path === '' ? entry.name : `${path}/${entry.name}`;

@@ -122,8 +122,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
     // Real clients send `Content-Type: application/json` on every request; a GET or DELETE with no
     // body has nothing to parse, so the header is dropped rather than refused as an empty body.
     // So is a POST that takes no body: a snapshot, a fork (docs/environments.md).
+    // So is the start of a resumable upload (docs/environments.md, "Files through the SDKs").
     const bodiless =
-      request.method === 'POST' && /\/(snapshots|fork)$/.test(request.url.split('?')[0] ?? '');
+      request.method === 'POST' &&
+      (/\/(snapshots|fork)$/.test(request.url.split('?')[0] ?? '') ||
+        request.url.startsWith('/upload/'));
     if (
       (request.method === 'GET' ||
         request.method === 'DELETE' ||

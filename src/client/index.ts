@@ -24,12 +24,12 @@ import {
   type CredentialRequest,
 } from './credential-answers.js';
 import {
-  environmentInfoSchema,
-  environmentListSchema,
+  environmentResourceListSchema,
+  environmentResourceSchema,
   interactionEventSchema,
   looseErrorBodySchema,
   interactionSchema,
-  type EnvironmentInfo,
+  type EnvironmentResource,
   type Interaction,
   type InteractionEvent,
   type InteractionRequest,
@@ -38,6 +38,7 @@ import {
 
 export type {
   EnvironmentInfo,
+  EnvironmentResource,
   Interaction,
   InteractionEvent,
   InteractionRequest,
@@ -174,10 +175,38 @@ export class Hookbox {
   };
 
   readonly environments = {
-    list: (): Promise<{ environments: { environment_id: string; type: 'remote' }[] }> =>
-      this.request(environmentListSchema, 'GET', '/v1beta/environments'),
-    get: (id: string): Promise<EnvironmentInfo> =>
-      this.request(environmentInfoSchema, 'GET', `/v1beta/environments/${encodeURIComponent(id)}`),
+    /**
+     * A new environment (docs/environments.md, "Environments as a resource"): `sources`, `network`,
+     * `env`; or `from_environment` alone, a fork of that one.
+     */
+    create: (body: {
+      sources?: unknown[];
+      network?: unknown;
+      env?: Record<string, unknown>;
+      from_environment?: string;
+    }): Promise<EnvironmentResource> =>
+      this.request(environmentResourceSchema, 'POST', '/v1beta/environments', body),
+    /** A page of the live environments (`page_token`: the last page's `next_page_token`). */
+    list: (
+      page: { page_size?: number; page_token?: string } = {},
+    ): Promise<{ environments: EnvironmentResource[]; next_page_token?: string }> => {
+      const query = new URLSearchParams(
+        Object.entries(page)
+          .filter(([, value]) => value !== undefined)
+          .map(([key, value]) => [key, String(value)]),
+      ).toString();
+      return this.request(
+        environmentResourceListSchema,
+        'GET',
+        `/v1beta/environments${query ? `?${query}` : ''}`,
+      );
+    },
+    get: (id: string): Promise<EnvironmentResource> =>
+      this.request(
+        environmentResourceSchema,
+        'GET',
+        `/v1beta/environments/${encodeURIComponent(id)}`,
+      ),
     delete: async (id: string): Promise<void> => {
       await this.send('DELETE', `/v1beta/environments/${encodeURIComponent(id)}`);
     },

@@ -5,6 +5,13 @@ import { UserError } from '../errors/index.js';
 import { newCredentialId } from '../environments/ids.js';
 import { headersSchema } from '../network/allowlist.js';
 import type { CredentialRow, CredentialRows } from './rows.js';
+import {
+  applySdkUpdate,
+  parseSdkCredential,
+  type SdkCredentialConfig,
+  type SdkCredentialSecret,
+  type SdkCredentialType,
+} from './sdk-credential-input.js';
 import { SECRET_KEY_VARIABLE, seal, secretKeyOf, unseal } from './secret-key.js';
 
 /** Documented limits of a credential (docs/credentials.md). */
@@ -30,6 +37,18 @@ export interface Credential {
   has_value: boolean;
   /** The tenant that made it (docs/tenants.md); null for the library's. */
   tenant: string | null;
+  /** The Gemini SDKs' fields, for a credential of their types (docs/credentials.md). */
+  type?: SdkCredentialType;
+  status?: 'active';
+  create_time?: string;
+  update_time?: string;
+  injection_location?: string[];
+  trusted_domains?: string[];
+  header_name?: string;
+  prefix?: string;
+  client_id?: string;
+  token_url?: string;
+  scopes?: string[];
 }
 
 /** What a credential opens to, for the egress proxy only. */
@@ -37,6 +56,20 @@ export interface CredentialSecret {
   value?: string;
   /** The headers with `{{value}}` filled in. */
   headers: Record<string, string>;
+  /** An `environment_variable` credential's domains: its value goes nowhere else. */
+  trustedDomains?: string[];
+  /** An `oauth2` credential: what the proxy trades for access tokens (credentials/oauth2-tokens.ts). */
+  oauth2?: OAuth2Grant;
+}
+
+/** An `oauth2` credential opened: the refresh grant the proxy makes at `token_url`. */
+export interface OAuth2Grant {
+  credential: string;
+  tokenUrl: string;
+  clientId: string;
+  clientSecret: string;
+  refreshToken: string;
+  scopes: string[];
 }
 
 const inputSchema = z
@@ -82,15 +115,37 @@ const inputSchema = z
 
 export type CredentialInput = z.input<typeof inputSchema>;
 
+/**
+ * Where a credential's row is kept: hookbox's own `cred_…` ids are global; an id a client chose
+ * (the SDKs' credentials) is its tenant's, so two tenants may both have a `github` (docs/tenants.md).
+ */
+export function rowIdOf(id: string, tenant: string | null): string {
+  return id.startsWith('cred_') ? id : `${id}@${tenant ?? ''}`;
+}
+
+/** The id a client knows a row by. */
+const publicIdOf = (row: Pick<CredentialRow, 'id'>) => row.id.split('@')[0]!;
+
 function viewOf(row: CredentialRow): Credential {
+  const config = row.config;
+  const { type, updated, ...settings } = config ?? {};
   return {
-    id: row.id,
+    id: publicIdOf(row),
     object: 'credential',
     name: row.name,
     created: row.created,
     header_names: [...row.header_names],
     has_value: row.has_value,
     tenant: row.tenant,
+    ...(config
+      ? {
+          type,
+          status: 'active' as const,
+          create_time: row.created,
+          update_time: updated,
+          ...settings,
+        }
+      : {}),
   };
 }
 
@@ -109,9 +164,27 @@ export class Credentials {
     private readonly keyText: () => string | undefined = () => process.env[SECRET_KEY_VARIABLE],
   ) {}
 
-  /** Stores a credential for `tenant`; bad input is a UserError naming the field and the rule. */
+  /**
+   * Stores a credential for `tenant`: hookbox's `{name, value?, headers?}`, or the SDKs' `{id,
+   * type, …}`; bad input is a UserError naming the field and the rule.
+   */
   async create(input: unknown, tenant: string | null, field = 'body'): Promise<Credential> {
     const key = secretKeyOf(this.keyText());
+    if (typeof input === 'object' && input !== null && 'type' in input) {
+      const made = parseSdkCredential(input, field);
+      const id = rowIdOf(made.id, tenant);
+      if (await this.rows.get(id))
+        throw new UserError(
+          'conflict',
+          `${field}.id: credential ${JSON.stringify(made.id)} exists`,
+          {
+            details: { field: `${field}.id` },
+          },
+        );
+      const row = this.sdkRow(key, id, tenant, new Date().toISOString(), made);
+      await this.rows.save(row);
+      return viewOf(row);
+    }
     const parsed = inputSchema.safeParse(input);
     if (!parsed.success) {
       const problem = describeIssues(parsed.error.issues)[0]!;
@@ -139,20 +212,76 @@ export class Credentials {
     return viewOf(row);
   }
 
+  private sdkRow(
+    key: Buffer,
+    id: string,
+    tenant: string | null,
+    created: string,
+    made: { config: SdkCredentialConfig; secret: SdkCredentialSecret },
+  ): CredentialRow {
+    return {
+      id,
+      tenant,
+      name: publicIdOf({ id }),
+      header_names: Object.keys(made.secret.headers),
+      has_value: made.secret.value !== undefined,
+      created,
+      secret: seal(key, JSON.stringify(made.secret), contextOf({ id, tenant })),
+      config: made.config,
+    };
+  }
+
+  /**
+   * Updates a credential of the SDKs' types (`PATCH …/credentials/{id}?update_mask=`): the fields
+   * the mask names, the others kept. Environments made with it keep what they opened.
+   */
+  async update(
+    id: string,
+    tenant: string | null,
+    input: unknown,
+    mask: string | undefined,
+  ): Promise<Credential> {
+    const row = await this.rows.get(rowIdOf(id, tenant));
+    if (!row)
+      throw new UserError('not_found', `id: no credential ${JSON.stringify(id)}`, {
+        details: { field: 'id' },
+      });
+    if (!row.config)
+      throw new UserError(
+        'invalid_argument',
+        `id: ${id} is a {name, value, headers} credential, which cannot be updated; delete it and store a new one`,
+        { details: { field: 'id' } },
+      );
+    const key = secretKeyOf(this.keyText());
+    const secret = JSON.parse(
+      unseal(key, row.secret, contextOf(row), `credential ${id}`),
+    ) as SdkCredentialSecret;
+    const next = applySdkUpdate(row.config, secret, input, mask);
+    const updated = this.sdkRow(key, row.id, row.tenant, row.created, next);
+    await this.rows.save(updated);
+    return viewOf(updated);
+  }
+
   /** Every credential (the caller filters by tenant), oldest first, without values. */
   async list(): Promise<Credential[]> {
     return (await this.rows.list()).map(viewOf);
   }
 
-  /** One credential without its value, or undefined. */
-  async get(id: string): Promise<Credential | undefined> {
-    const row = await this.rows.get(id);
+  /**
+   * One credential without its value, or undefined: `id` as its tenant knows it. Without a tenant
+   * (the library, an admin) the first of that id, whoever's it is.
+   */
+  async get(id: string, tenant?: string | null): Promise<Credential | undefined> {
+    const row =
+      tenant !== undefined || id.startsWith('cred_')
+        ? await this.rows.get(rowIdOf(id, tenant ?? null))
+        : (await this.rows.list()).find((candidate) => publicIdOf(candidate) === id);
     return row ? viewOf(row) : undefined;
   }
 
-  /** Removes one; true when it existed. Environments made with it keep what they resolved. */
-  delete(id: string): Promise<boolean> {
-    return this.rows.delete(id);
+  /** Removes one (`id` as `tenant` knows it); true when it existed. Live environments keep theirs. */
+  delete(id: string, tenant: string | null = null): Promise<boolean> {
+    return this.rows.delete(rowIdOf(id, tenant));
   }
 
   /**
@@ -160,20 +289,36 @@ export class Credentials {
    * another tenant's, is the same 400 naming `field`: ids must not be probeable.
    */
   async open(id: string, tenant: string | null, field: string): Promise<CredentialSecret> {
-    const row = await this.rows.get(id);
+    const row = await this.rows.get(rowIdOf(id, tenant));
     if (!row || row.tenant !== tenant)
       throw new UserError('invalid_argument', `${field}: no credential ${JSON.stringify(id)}`, {
         details: { field },
       });
     const key = secretKeyOf(this.keyText());
-    const opened = JSON.parse(unseal(key, row.secret, contextOf(row), `credential ${row.id}`)) as {
-      value?: string;
-      headers: Record<string, string>;
-    };
+    const opened = JSON.parse(
+      unseal(key, row.secret, contextOf(row), `credential ${id}`),
+    ) as SdkCredentialSecret;
     const headers: Record<string, string> = {};
     for (const [name, template] of Object.entries(opened.headers))
       headers[name] =
         opened.value === undefined ? template : template.split(VALUE_MARK).join(opened.value);
-    return { ...(opened.value !== undefined ? { value: opened.value } : {}), headers };
+    const config = row.config;
+    return {
+      ...(opened.value !== undefined ? { value: opened.value } : {}),
+      headers,
+      ...(config?.trusted_domains ? { trustedDomains: config.trusted_domains } : {}),
+      ...(opened.oauth2 && config
+        ? {
+            oauth2: {
+              credential: id,
+              tokenUrl: config.token_url!,
+              clientId: config.client_id!,
+              clientSecret: opened.oauth2.client_secret,
+              refreshToken: opened.oauth2.refresh_token,
+              scopes: config.scopes ?? [],
+            },
+          }
+        : {}),
+    };
   }
 }

@@ -4,6 +4,7 @@ import type { ToolEnvValue } from '../environments/tool-env.js';
 import { UserError } from '../errors/index.js';
 import { Allowlist, type AllowlistEntry } from '../network/allowlist.js';
 import type { Credentials } from './credentials.js';
+import { firstToken, OAuth2Tokens } from './oauth2-tokens.js';
 
 /** What tool code sees instead of a credential's value: this prefix and 32 random hex digits. */
 export const PLACEHOLDER_PREFIX = 'hookbox-credential-';
@@ -84,6 +85,34 @@ export async function resolveAllowlist(
       `${field}[${index}].credential`,
     );
     const mine = placeholders.filter((placeholder) => placeholder.credential === entry.credential);
+    const at = `${field}[${index}].credential`;
+    if (secret.trustedDomains && !secret.trustedDomains.includes(entry.domain))
+      throw new UserError(
+        'invalid_argument',
+        `${at}: ${entry.credential} trusts only ${secret.trustedDomains.join(', ')}, not ${JSON.stringify(entry.domain)}`,
+        { details: { field: at } },
+      );
+    if (secret.oauth2) {
+      const grant = secret.oauth2;
+      const host = new URL(grant.tokenUrl).hostname.replace(/^\[|\]$/g, '');
+      if (!allowlist.entries.some((other) => other.domain === host))
+        throw new UserError(
+          'invalid_argument',
+          `${at}: ${entry.credential}'s token_url host ${JSON.stringify(host)} is not in the allowlist; add {"domain": "${host}"}`,
+          { details: { field: at } },
+        );
+      const tokens = new OAuth2Tokens(grant);
+      await firstToken(tokens, entry.credential, at);
+      resolved.push({
+        domain: entry.domain,
+        credential: entry.credential,
+        oauth2: {
+          accessToken: () => tokens.accessToken(),
+          placeholders: mine.map((placeholder) => placeholder.token),
+        },
+      });
+      continue;
+    }
     const swaps: Record<string, string> = {};
     for (const placeholder of mine) {
       if (secret.value === undefined)

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { z } from 'zod';
 import type { CredentialRow, CredentialRows } from './rows.js';
+import type { SdkCredentialConfig } from './sdk-credential-input.js';
 
 const rowSchema = z.object({
   id: z.string(),
@@ -10,6 +11,10 @@ const rowSchema = z.object({
   has_value: z.boolean(),
   created: z.union([z.date(), z.string()]).transform((value) => new Date(value).toISOString()),
   secret: z.string(),
+  config: z
+    .unknown()
+    .optional()
+    .transform((value) => (value ? (value as SdkCredentialConfig) : null)),
 });
 
 /**
@@ -21,8 +26,10 @@ export class PostgresCredentialRows implements CredentialRows {
 
   async save(row: CredentialRow): Promise<void> {
     await this.pool.query(
-      `INSERT INTO credentials (id, tenant, name, header_names, has_value, created, secret)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      `INSERT INTO credentials (id, tenant, name, header_names, has_value, created, secret, config)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       ON CONFLICT (id) DO UPDATE SET name = $3, header_names = $4, has_value = $5, secret = $7,
+         config = $8`,
       [
         row.id,
         row.tenant,
@@ -31,6 +38,7 @@ export class PostgresCredentialRows implements CredentialRows {
         row.has_value,
         row.created,
         row.secret,
+        row.config ? JSON.stringify(row.config) : null,
       ],
     );
   }

@@ -1,5 +1,6 @@
 // Where credentials are kept: the controller's state (SQLite file or PostgreSQL), or memory.
 import { MemoryRows } from '../state/memory-rows.js';
+import type { SdkCredentialConfig } from './sdk-credential-input.js';
 
 /** One stored credential: what GET shows in clear, the secret part sealed (docs/credentials.md). */
 export interface CredentialRow {
@@ -14,10 +15,16 @@ export interface CredentialRow {
   created: string;
   /** `{value?, headers?}` as JSON, sealed with AES-256-GCM (src/credentials/secret-key.ts). */
   secret: string;
+  /**
+   * A credential of the Gemini SDKs' types: its type and public settings, never a secret
+   * (docs/credentials.md, "The SDKs' credential types"); null for hookbox's own kind.
+   */
+  config?: SdkCredentialConfig | null;
 }
 
 /** The rows behind {@link Credentials}; each state store has its own, and closes it with itself. */
 export interface CredentialRows {
+  /** Stores a row, replacing one of the same id (an update). */
   save(row: CredentialRow): Promise<void>;
   get(id: string): Promise<CredentialRow | undefined>;
   /** Every row, oldest first. */

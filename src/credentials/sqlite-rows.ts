@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { openStateFile } from '../state/sqlite-file.js';
 import type { CredentialRow, CredentialRows } from './rows.js';
+import type { SdkCredentialConfig } from './sdk-credential-input.js';
 
 const rowSchema = z.object({
   id: z.string(),
@@ -11,6 +12,11 @@ const rowSchema = z.object({
   has_value: z.number().transform((flag) => flag !== 0),
   created: z.string(),
   secret: z.string(),
+  config: z
+    .string()
+    .nullable()
+    .optional()
+    .transform((text) => (text ? (JSON.parse(text) as SdkCredentialConfig) : null)),
 });
 
 /**
@@ -27,18 +33,24 @@ export class SqliteCredentialRows implements CredentialRows {
         id TEXT PRIMARY KEY, tenant TEXT, name TEXT NOT NULL, header_names TEXT NOT NULL,
         has_value INTEGER NOT NULL, created TEXT NOT NULL, secret TEXT NOT NULL);`,
     );
+    // State files from before the SDKs' credential types have no `config` column.
+    const columns = this.db.prepare('PRAGMA table_info(credentials)').all() as { name: string }[];
+    if (!columns.some((column) => column.name === 'config'))
+      this.db.exec('ALTER TABLE credentials ADD COLUMN config TEXT');
   }
 
   async save(row: CredentialRow): Promise<void> {
     this.db
       .prepare(
-        `INSERT INTO credentials (id, tenant, name, header_names, has_value, created, secret)
-         VALUES (@id, @tenant, @name, @header_names, @has_value, @created, @secret)`,
+        `INSERT OR REPLACE INTO credentials
+           (id, tenant, name, header_names, has_value, created, secret, config)
+         VALUES (@id, @tenant, @name, @header_names, @has_value, @created, @secret, @config)`,
       )
       .run({
         ...row,
         header_names: JSON.stringify(row.header_names),
         has_value: row.has_value ? 1 : 0,
+        config: row.config ? JSON.stringify(row.config) : null,
       });
   }
 

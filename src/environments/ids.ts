@@ -38,5 +38,8 @@ export const SNAPSHOT_ID_PATTERN = /^snap_[a-z2-7]{20}$/;
 
 /** `cred_` followed by 20 random base-32 characters (docs/credentials.md). */
 export const newCredentialId = (): string => `cred_${token(20)}`;
-/** What a credential reference may look like; an id of that shape that is not stored is a 400 later. */
-export const CREDENTIAL_ID_PATTERN = /^cred_[a-z2-7]{1,64}$/;
+/**
+ * What a credential reference may look like: hookbox's `cred_…`, or an id a client chose (the
+ * Gemini SDKs' credentials, docs/credentials.md); an id of that shape that is not stored is a 400 later.
+ */
+export const CREDENTIAL_ID_PATTERN = /^(?:cred_[a-z2-7]{1,64}|[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?)$/;

@@ -77,7 +77,10 @@ export function parseToolEnv(input: unknown, field = 'env'): Record<string, Tool
       if (keys.length !== 1 || typeof credential !== 'string')
         refuse(at, 'must be a string or {"credential": "cred_…"} (docs/credentials.md)');
       if (!CREDENTIAL_ID_PATTERN.test(credential))
-        refuse(`${at}.credential`, 'must be a credential id ("cred_…", docs/credentials.md)');
+        refuse(
+          `${at}.credential`,
+          'must be a credential id ("cred_…" or the id it was created with, docs/credentials.md)',
+        );
       total += Buffer.byteLength(name);
       out[name] = { credential };
       continue;

@@ -43,3 +43,49 @@ export const environmentListSchema = z.object({
     }),
   ),
 });
+
+/**
+ * An environment as `GET|POST /v1beta/environments` answer it: the Gemini SDKs' Environment (`id`,
+ * `status`, `created`, `sources`, `network`, `size_bytes`, `file_count`) with hookbox's own fields
+ * beside it (docs/environments.md, "Environments as a resource").
+ */
+export const environmentResourceSchema = environmentInfoSchema
+  .extend({
+    id: z.string().describe("The SDKs' name for `environment_id` (both are given)."),
+    status: z
+      .enum(['active', 'lost'])
+      .describe('`active` while its container runs (see `busy`); `lost` when it no longer does.'),
+    busy: z.boolean().describe('Whether an interaction runs in it now.'),
+    updated: z.string(),
+    last_accessed: z.string(),
+    sources: z
+      .array(
+        z.object({
+          type: z.enum(['inline', 'repository']),
+          target: z.string(),
+          encoding: z.string().optional(),
+          source: z.string().optional(),
+        }),
+      )
+      .describe('The sources it was made with, without their content.'),
+    network: z.union([
+      z.literal('disabled'),
+      z.object({ allowlist: z.array(z.object({ domain: z.string() })) }),
+    ]),
+    size_bytes: z
+      .string()
+      .optional()
+      .describe('Bytes of the files under /workspace (absent past 10,000 entries).'),
+    file_count: z
+      .string()
+      .optional()
+      .describe('Files under /workspace (absent past 10,000 entries).'),
+  })
+  .describe('GET /v1beta/environments/{id}, POST /v1beta/environments');
+
+export type EnvironmentResource = z.output<typeof environmentResourceSchema>;
+
+export const environmentResourceListSchema = z.object({
+  environments: z.array(environmentResourceSchema),
+  next_page_token: z.string().optional(),
+});

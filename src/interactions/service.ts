@@ -63,7 +63,7 @@ export class InteractionService {
   /** What counts against each tenant's `disk_mb`: workspaces and snapshots (when enforced). */
   private readonly tenantDisk: TenantDisk | undefined;
   /** Finding, describing and deleting environments (service-environments.ts). */
-  private readonly environments: ServiceEnvironments;
+  readonly environments: ServiceEnvironments;
   /** Snapshots and forks (docs/environments.md, "Snapshots and forks"). */
   readonly snapshots: ServiceSnapshots;
   /** What preparing and running an interaction need of the service. */

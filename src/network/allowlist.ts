@@ -25,6 +25,11 @@ export interface AllowlistEntry {
    * the credential's value, swapped into request headers to this domain (docs/credentials.md).
    */
   placeholders?: Record<string, string>;
+  /**
+   * Set by the controller for an `oauth2` credential, never by callers: its access token, which the
+   * proxy puts in hook requests' `Authorization` and in place of these placeholder tokens.
+   */
+  oauth2?: { accessToken: () => Promise<string>; placeholders: string[] };
 }
 
 /** An environment's network: `{allowlist: [...]}`, or `"disabled"` (the default: no network). */
@@ -135,9 +140,13 @@ const entrySchema = z.strictObject(
     domain: z.string({ error: 'domain must be a string' }),
     transform: headersSchema.optional(),
     credential: z
-      .string({ error: 'must be a credential id ("cred_…", docs/credentials.md)' })
+      .string({
+        error:
+          'must be a credential id ("cred_…" or the id it was created with, docs/credentials.md)',
+      })
       .regex(CREDENTIAL_ID_PATTERN, {
-        error: 'must be a credential id ("cred_…", docs/credentials.md)',
+        error:
+          'must be a credential id ("cred_…" or the id it was created with, docs/credentials.md)',
       })
       .optional(),
   },
@@ -270,6 +279,7 @@ export class Allowlist {
           ...(entry.transform ? { transform: { ...entry.transform } } : {}),
           ...(entry.credential !== undefined ? { credential: entry.credential } : {}),
           ...(entry.placeholders ? { placeholders: { ...entry.placeholders } } : {}),
+          ...(entry.oauth2 ? { oauth2: entry.oauth2 } : {}),
         },
         pattern,
       };

@@ -82,6 +82,23 @@ export function swapPlaceholders(headers: OutgoingHttpHeaders, entry: AllowlistE
   return changed;
 }
 
+/**
+ * An entry of an `oauth2` credential with its current access token (traded when due,
+ * credentials/oauth2-tokens.ts) as the hook requests' `Authorization` and its placeholders' value.
+ */
+export async function withAccessToken(entry: AllowlistEntry): Promise<AllowlistEntry> {
+  if (!entry.oauth2) return entry;
+  const token = await entry.oauth2.accessToken();
+  return {
+    ...entry,
+    transform: { ...entry.transform, Authorization: `Bearer ${token}` },
+    placeholders: {
+      ...entry.placeholders,
+      ...Object.fromEntries(entry.oauth2.placeholders.map((placeholder) => [placeholder, token])),
+    },
+  };
+}
+
 /** A vetted absolute-form request: where it goes and whether it is a hook's. */
 export interface ForwardTarget {
   url: URL;

@@ -5,7 +5,7 @@ import type { Duplex } from 'node:stream';
 import type { Logger } from '../record/logger.js';
 import type { AddressPolicyExtras } from './addresses.js';
 import type { Allowlist } from './allowlist.js';
-import { forwardRequest } from './egress-forward.js';
+import { forwardRequest, withAccessToken } from './egress-forward.js';
 import type { EgressRecord } from './egress-record.js';
 import { Recorder } from './egress-recorder.js';
 import { refuseResponse, refuseSocket, type Refusal } from './egress-refusal.js';
@@ -323,11 +323,23 @@ export class EgressProxy {
     }
     this.sockets.add(upstream.socket);
     upstream.socket.on('close', () => this.sockets.delete(upstream.socket));
+    let entry = vetted.entry;
+    try {
+      entry = await withAccessToken(entry);
+    } catch (error) {
+      upstream.socket.destroy();
+      refuseResponse(response, recorder, target, {
+        status: 502,
+        rule: 'credential-failed',
+        detail: `oauth2 credential ${entry.credential}: ${(error as Error).message}`,
+      });
+      return;
+    }
     forwardRequest(
       request,
       response,
       recorder,
-      vetted,
+      { ...vetted, entry },
       upstream,
       { url, method, port, hook, target },
       this.options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,

@@ -14,6 +14,7 @@ import { errorBody, requestErrorOf } from './errors.js';
 import { isPublicConsolePath, registerConsole } from './console/routes.js';
 import { HookboxMetrics } from './metrics.js';
 import { openApiDocument } from './openapi.js';
+import { registerEnvironmentRoutes } from './routes-environments.js';
 import { registerCredentialsRoutes } from './routes-credentials.js';
 import { registerFilesRoutes } from './routes-files.js';
 import { registerInteractionRoutes } from './routes-interactions.js';
@@ -134,7 +135,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
     // Real clients send `Content-Type: application/json` on every request; a GET or DELETE with no
     // body has nothing to parse, so the header is dropped rather than refused as an empty body.
     // So is a POST that takes no body: a snapshot, a fork (docs/environments.md).
-    const bodiless = request.method === 'POST' && /\/(snapshots|fork|cancel)$/.test(path);
+    // So is the start of a resumable upload (docs/environments.md, "Files through the SDKs").
+    const bodiless =
+      request.method === 'POST' &&
+      (/\/(snapshots|fork|cancel)$/.test(path) || path.startsWith('/upload/'));
     if (
       (request.method === 'GET' ||
         request.method === 'DELETE' ||
@@ -245,20 +249,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
 
     registerInteractionRoutes(api, service, options.streamBufferBytes);
 
-    api.get('/v1beta/environments', async (request) => ({
-      environments: await service.listEnvironments(request.caller),
-    }));
-
-    api.get<{ Params: { id: string } }>('/v1beta/environments/:id', async (request) => {
-      await service.adoptEnvironment(request.params.id);
-      return service.environmentInfo(request.params.id, request.caller);
-    });
-
-    api.delete<{ Params: { id: string } }>('/v1beta/environments/:id', async (request) => {
-      await service.deleteEnvironment(request.params.id, request.caller);
-      return {};
-    });
-
+    registerEnvironmentRoutes(api, service);
     registerFilesRoutes(api, service);
     registerSnapshotRoutes(api, service);
     registerCredentialsRoutes(api, service);

@@ -64,7 +64,28 @@ export const CREDENTIALS_PATHS: Record<string, unknown> = {
   '/v1beta/credentials': {
     post: {
       summary: 'Store a credential (sealed with HOOKBOX_SECRET_KEY); the answer never holds it',
-      requestBody: { required: true, content: json('CredentialRequest') },
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: {
+              oneOf: [
+                { $ref: REF('CredentialRequest') },
+                {
+                  type: 'object',
+                  required: ['id', 'type'],
+                  description:
+                    "The Gemini SDKs' credential: `environment_variable` (value, injection_location, trusted_domains), `bearer_token` (token, header_name, prefix) or `oauth2` (client_id, client_secret, refresh_token, token_url, scopes); docs/credentials.md",
+                  properties: {
+                    id: { type: 'string', pattern: '^[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$' },
+                    type: { enum: ['environment_variable', 'bearer_token', 'oauth2'] },
+                  },
+                },
+              ],
+            },
+          },
+        },
+      },
       responses: {
         '201': { description: 'Stored', content: json('Credential') },
         '400': { description: 'Bad input, naming the field and the rule', content: json('Error') },
@@ -81,6 +102,23 @@ export const CREDENTIALS_PATHS: Record<string, unknown> = {
       summary: 'One credential, without its value',
       parameters: [id],
       responses: { '200': { description: 'Found', content: json('Credential') }, ...errors },
+    },
+    patch: {
+      summary:
+        "Update a credential of the Gemini SDKs' types: the fields `update_mask` names (docs/credentials.md)",
+      parameters: [
+        id,
+        { name: 'update_mask', in: 'query', required: false, schema: { type: 'string' } },
+      ],
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: { type: 'object' } } },
+      },
+      responses: {
+        '200': { description: 'Updated', content: json('Credential') },
+        '400': { description: 'Bad input, naming the field and the rule', content: json('Error') },
+        ...errors,
+      },
     },
     delete: {
       summary:

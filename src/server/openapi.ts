@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import {
-  environmentInfoSchema,
-  environmentListSchema,
+  environmentResourceListSchema,
+  environmentResourceSchema,
   errorBodySchema,
   hookOutcomeSchema,
   inlineSourceSchema,
@@ -83,8 +83,8 @@ export function openApiDocument(options: {
         Step: stepSchema,
         HookOutcome: hookOutcomeSchema,
         InteractionEvent: interactionEventSchema,
-        Environment: environmentInfoSchema,
-        EnvironmentList: environmentListSchema,
+        Environment: environmentResourceSchema,
+        EnvironmentList: environmentResourceListSchema,
         Error: errorBodySchema,
         Snapshot: snapshotInfoSchema,
         SnapshotList: snapshotListSchema,
@@ -168,8 +168,20 @@ export function openApiDocument(options: {
         },
       },
       '/v1beta/environments': {
+        post: {
+          summary:
+            'Make an environment: `sources` (inline, with `encoding: "base64"` for bytes; `repository`), `network`, `env`; or `from_environment` alone, a fork',
+          requestBody: {
+            required: false,
+            content: { 'application/json': { schema: { type: 'object' } } },
+          },
+          responses: {
+            '200': { description: 'The environment', content: json('Environment') },
+            ...errors,
+          },
+        },
         get: {
-          summary: 'The live environments',
+          summary: 'The live environments, a page at a time (`page_size`, `page_token`)',
           responses: {
             '200': { description: 'Environments', content: json('EnvironmentList') },
             ...errors,

@@ -2,10 +2,17 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { UserError } from '../errors/index.js';
 import type { InteractionService } from '../interactions/service.js';
+import { listFiles } from '../resources/file-listing.js';
+import { registerUploadRoutes } from './routes-uploads.js';
 
 const querySchema = z.strictObject({
   overwrite: z.enum(['true', 'false'], { error: 'must be "true" or "false"' }).optional(),
   format: z.enum(['tar'], { error: 'must be "tar" (a folder as a tar archive)' }).optional(),
+  // The Gemini SDKs' files.list and files.download (docs/environments.md, "Files through the SDKs").
+  alt: z.enum(['media'], { error: 'must be "media" (the file\'s bytes)' }).optional(),
+  recursive: z.string().optional(),
+  page_size: z.string().optional(),
+  page_token: z.string().optional(),
 });
 
 function queryOf(request: FastifyRequest): z.infer<typeof querySchema> {
@@ -15,7 +22,7 @@ function queryOf(request: FastifyRequest): z.infer<typeof querySchema> {
   const field = issue.path.length > 0 ? String(issue.path[0]) : 'query';
   const message =
     issue.code === 'unrecognized_keys'
-      ? `query: unknown parameter ${issue.keys.map((key) => JSON.stringify(key)).join(', ')} (known: overwrite, format)`
+      ? `query: unknown parameter ${issue.keys.map((key) => JSON.stringify(key)).join(', ')} (known: overwrite, format, alt, recursive, page_size, page_token)`
       : `${field}: ${issue.message}`;
   throw new UserError('invalid_argument', message, {
     details: { field: issue.code === 'unrecognized_keys' ? 'query' : field },
@@ -45,6 +52,15 @@ export function registerFilesRoutes(app: FastifyInstance, service: InteractionSe
       const query = queryOf(request);
       const files = service.environmentInUse(request.params.id, request.caller).files;
       const path = request.params['*'] ?? '';
+      // The SDKs' listing: JSON asked for (and not the bytes), or a listing parameter given.
+      const listing =
+        query.alt === undefined &&
+        query.format === undefined &&
+        (request.headers.accept === 'application/json' ||
+          query.recursive !== undefined ||
+          query.page_size !== undefined ||
+          query.page_token !== undefined);
+      if (listing) return listFiles(files, path, request.query as Record<string, unknown>);
       if (query.format === 'tar') {
         const archive = await files.readArchive(path);
         return reply.header('content-type', 'application/x-tar').send(archive);
@@ -69,6 +85,7 @@ export function registerFilesRoutes(app: FastifyInstance, service: InteractionSe
         : files.write(path, bodyOf(request), options);
     };
 
+    registerUploadRoutes(scope, service);
     scope.get<{ Params: { id: string } }>('/v1beta/environments/:id/files', read);
     scope.get<{ Params: { id: string; '*': string } }>('/v1beta/environments/:id/files/*', read);
     scope.put<{ Params: { id: string } }>('/v1beta/environments/:id/files', write);

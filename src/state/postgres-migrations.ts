@@ -82,6 +82,11 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
         PRIMARY KEY (environment_id, key)
       );`,
   },
+  {
+    version: 7,
+    name: "the Gemini SDKs' credential types: type and public settings (docs/credentials.md)",
+    sql: `ALTER TABLE credentials ADD COLUMN config JSONB;`,
+  },
 ];
 
 /** Any constant key for pg_advisory_xact_lock: "hookbox" in ASCII. */

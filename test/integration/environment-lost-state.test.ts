@@ -16,7 +16,7 @@ describe('an environment whose container was killed from outside', () => {
     expect(made.status, made.text).toBe(200);
     const id = made.json.environment_id as string;
     const before = await fetchJson(server(), 'GET', `/v1beta/environments/${id}`);
-    expect(before.json.status).toBe('idle');
+    expect(before.json).toMatchObject({ status: 'active', busy: false });
 
     const environment = server().service.controller.getEnvironment(id);
     execFileSync('docker', ['kill', environment.sandbox.containerId]);

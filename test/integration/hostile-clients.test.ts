@@ -318,9 +318,9 @@ describe('output and memory', () => {
       for (;;) {
         peak = Math.max(peak, rssMiB(child.pid!));
         const info = (await (await keyed(url, `/v1beta/environments/${environmentId}`)).json()) as {
-          status: string;
+          busy?: boolean;
         };
-        if (info.status === 'idle') break;
+        if (info.busy === false) break;
         await new Promise((done) => setTimeout(done, 200));
       }
       peak = Math.max(peak, rssMiB(child.pid!));

@@ -2,13 +2,13 @@
 // input (a function_result step, the only form the SDK sends), and the call runs.
 import { describe, expect, it } from 'vitest';
 import { useServer } from './api-helpers.js';
-import { runPython } from './sdk-helpers.js';
+import { runPythonScenario } from './sdk-helpers.js';
 
 const server = useServer();
 
 describe('the Python SDK, ask', () => {
   it('requires_action, then a function_result approving the call runs it', async () => {
-    const { result, stderr } = await runPython(server(), 'ask');
+    const { result, stderr } = await runPythonScenario(server(), 'ask');
     expect(stderr).toBe('');
     expect(result.waiting).toBe('requires_action');
     expect(result.answered).toBe('completed');

@@ -2,13 +2,13 @@
 // running call is killed and recorded, the next never runs), deleted.
 import { describe, expect, it } from 'vitest';
 import { useServer } from './api-helpers.js';
-import { runPython } from './sdk-helpers.js';
+import { runPythonScenario } from './sdk-helpers.js';
 
 const server = useServer();
 
 describe('the Python SDK, background', () => {
   it('answers in_progress, cancel stops the running call, delete forgets it', async () => {
-    const { result, stderr } = await runPython(server(), 'background');
+    const { result, stderr } = await runPythonScenario(server(), 'background');
     expect(stderr).toBe('');
     expect(result.first).toBe('in_progress');
     expect(result.cancelled).toBe('cancelled');

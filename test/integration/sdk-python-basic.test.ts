@@ -2,13 +2,13 @@
 // containers: each scenario of test/sdk/interactions_sdk.py, and no warning on stderr.
 import { describe, expect, it } from 'vitest';
 import { useServer } from './api-helpers.js';
-import { runPython } from './sdk-helpers.js';
+import { runPythonScenario } from './sdk-helpers.js';
 
 const server = useServer();
 
 describe('the Python SDK', () => {
   it('a step list through the gates: typed steps, get, labels, usage', async () => {
-    const { result, stderr } = await runPython(server(), 'basic');
+    const { result, stderr } = await runPythonScenario(server(), 'basic');
     expect(stderr).toBe('');
     expect(result.status).toBe('completed');
     expect(result.step_classes).toEqual([

@@ -2,13 +2,13 @@
 // and a stream resumed after an event id (`get(id, stream=True, last_event_id=…)`).
 import { describe, expect, it } from 'vitest';
 import { useServer } from './api-helpers.js';
-import { runPython } from './sdk-helpers.js';
+import { runPythonScenario } from './sdk-helpers.js';
 
 const server = useServer();
 
 describe('the Python SDK streams', () => {
   it('reads every event as a typed one, without a warning, and resumes after an event', async () => {
-    const { result, stderr } = await runPython(server(), 'stream');
+    const { result, stderr } = await runPythonScenario(server(), 'stream');
     expect(stderr).toBe('');
     const events = result.events as { event_type: string; class: string; event_id: string }[];
     expect(events.every((event) => !event.class.startsWith('Unknown'))).toBe(true);

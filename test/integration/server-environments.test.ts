@@ -31,7 +31,8 @@ describe('environments', () => {
     expect(info.json).toMatchObject({
       environment_id: id,
       type: 'remote',
-      status: 'idle',
+      status: 'active',
+      busy: false,
       hook_groups: ['security-gate'],
     });
     expect(Date.parse(info.json.expires_at) - Date.now()).toBeGreaterThan(25 * 60_000);

@@ -206,7 +206,7 @@ describe('environment placeholders', () => {
       A: 'x',
       B: { credential: 'cred_abc' },
     });
-    expect(refusal(() => parseToolEnv({ B: { credential: 'gh' } })).details.field).toBe(
+    expect(refusal(() => parseToolEnv({ B: { credential: 'Not An Id!' } })).details.field).toBe(
       'env.B.credential',
     );
     expect(refusal(() => parseToolEnv({ B: { credential: 'cred_a', x: 1 } })).details.field).toBe(

@@ -279,15 +279,20 @@ describe('the TypeScript client', () => {
     expect(new Set(events.map((e) => e.event_id)).size).toBe(events.length);
     const environment = await hookbox.environments.get(interaction.environment_id);
     expect(environment).toMatchObject({
+      id: interaction.environment_id,
       environment_id: interaction.environment_id,
-      status: 'idle',
+      status: 'active',
+      busy: false,
     });
-    expect((await hookbox.environments.list()).environments).toContainEqual({
-      environment_id: interaction.environment_id,
-      type: 'remote',
-      status: 'idle',
-      tenant: expect.stringMatching(/^key-[0-9a-f]{8}$/),
-    });
+    expect((await hookbox.environments.list()).environments).toContainEqual(
+      expect.objectContaining({
+        id: interaction.environment_id,
+        environment_id: interaction.environment_id,
+        type: 'remote',
+        status: 'active',
+        tenant: expect.stringMatching(/^key-[0-9a-f]{8}$/),
+      }),
+    );
     await hookbox.environments.delete(interaction.environment_id);
     await expect(hookbox.environments.get(interaction.environment_id)).rejects.toMatchObject({
       status: 404,

@@ -121,7 +121,7 @@ describe('parseNetworkOptions', () => {
       /CR, LF/,
     ],
     [
-      { allowlist: [{ domain: 'a.com', credential: 'gh' }] },
+      { allowlist: [{ domain: 'a.com', credential: 'Not An Id!' }] },
       'network.allowlist[0].credential',
       /must be a credential id/,
     ],

@@ -12,6 +12,13 @@ export default tseslint.config(
     },
   },
   {
+    // Node's CommonJS preload for hook processes (docs/security.md, "Hooks and the workspace"):
+    // a plain .cjs file that node loads with --require, so `require` is how it imports.
+    files: ['sandbox-image/**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // The web console runs in the browser (docs/console.md).
     files: ['console/**/*.js'],
     languageOptions: {

@@ -5,11 +5,13 @@ Everything runs on the tool user's filesystem-uid threads of files.py, so the ke
 access as it does for tool code (docs/contract.md §2). The controller has checked the path's syntax already
 (relative, no `..`); here the agent refuses a path whose symlinks lead out of /workspace.
 Failures are answers `{"error_kind": ..., "error": ...}`: `escapes`, `exists`, `not_found`,
-`is_directory`, `not_directory`, `not_regular`, `too_large`, `os`.
+`is_directory`, `not_directory`, `not_regular`, `not_empty`, `too_large`, `loop`, `agents`,
+`read_only`, `permission`, `no_space`, `too_long`, `os` (an error nothing here expected).
 """
 
 import asyncio
 import base64
+import errno
 import io
 import os
 import stat
@@ -25,17 +27,73 @@ class FilesError(Exception):
         self.kind = kind
 
 
-def inside(path):
-    """The real path of `path` (a relative path under /workspace), refused if it leaves /workspace."""
+AGENTS_MIRROR = os.path.join(WORKSPACE, ".agents")
+
+# What the operating system's refusals mean for a files-API path, in our words (never errno's):
+# objects tool code planted (a symlink loop, a fifo, a link out of the workspace or into the gates'
+# mirror) are the caller's 4xx, not a failure of the sandbox (docs/environments.md, "Files").
+_ERRNO_KINDS = {
+    errno.ELOOP: ("loop", "its symlinks lead to each other in a loop"),
+    errno.ENXIO: ("not_regular", "not a regular file"),
+    errno.EROFS: ("read_only", "on a read-only filesystem"),
+    errno.EACCES: ("permission", "the tool user may not do that"),
+    errno.EPERM: ("permission", "the tool user may not do that"),
+    errno.ENOSPC: ("no_space", "no space left in /workspace (its disk is full)"),
+    errno.EDQUOT: ("no_space", "no space left in /workspace (its disk is full)"),
+    errno.ENOTDIR: ("not_directory", "a parent is a file, not a folder"),
+    errno.EISDIR: ("is_directory", "is a folder, not a file"),
+    errno.ENAMETOOLONG: ("too_long", "the path is too long"),
+}
+
+
+def _shown(path):
+    return f"/workspace/{path}".rstrip("/")
+
+
+def _resolved(full, shown):
+    """The real path of `full`, following every symlink; a loop or a link into somewhere the tool
+    user cannot look is refused here rather than failing later with errno's words."""
+    try:
+        return os.path.realpath(full, strict=True)
+    except FileNotFoundError:
+        return os.path.realpath(full)  # a file about to be made: its folders are resolved
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise FilesError("loop", f"{shown}: its symlinks lead to each other in a loop")
+        if error.errno in (errno.EACCES, errno.EPERM):
+            # Everything beneath /workspace is the tool user's to look at (its root included): a
+            # link it may not follow leads out of it (`/proc/1/root`, another user's files).
+            raise FilesError("escapes", f"{shown}: a symlink leads out of /workspace, where the tool user may not look")
+        raise os_error(error, shown)
+
+
+def inside(path, changing=False, follow_last=True):
+    """The real path of `path` (a relative path under /workspace), refused if it leaves /workspace
+    or, for a change, leads into the read-only mirror of the gates. With `follow_last` false the last
+    component is the entry itself (a delete removes a symlink, never what it leads to)."""
     full = os.path.join(WORKSPACE, path) if path else WORKSPACE
-    real = os.path.realpath(full)
+    shown = _shown(path)
+    if follow_last or not path:
+        real = _resolved(full, shown)
+    else:
+        real = os.path.join(_resolved(os.path.dirname(full), shown), os.path.basename(full))
     if real != WORKSPACE and not real.startswith(WORKSPACE + "/"):
-        raise FilesError("escapes", f"/workspace/{path}: a symlink leads out of /workspace (to {real})")
+        raise FilesError("escapes", f"{shown}: a symlink leads out of /workspace (to {real})")
+    # The controller refuses `.agents/...` by name; a symlink tool code planted is caught here, on
+    # the path it resolves to (docs/environments.md, "Files").
+    if changing and (real == AGENTS_MIRROR or real.startswith(AGENTS_MIRROR + "/")):
+        raise FilesError(
+            "agents",
+            f"{shown}: leads to {real}, under /workspace/.agents, the read-only mirror of the gates; send gates as sources",
+        )
     return real
 
 
 def os_error(error, shown):
-    return FilesError("os", f"{shown}: {os.strerror(error.errno) if error.errno else error}")
+    kind, words = _ERRNO_KINDS.get(error.errno, ("os", None))
+    if words is None:
+        return FilesError("os", f"{shown}: {os.strerror(error.errno) if error.errno else error}")
+    return FilesError(kind, f"{shown}: {words}")
 
 
 def get(path, max_bytes):
@@ -76,8 +134,18 @@ def listing(real):
 
 
 def put_one(path, data, overwrite):
-    real = inside(path)
-    shown = f"/workspace/{path}"
+    real = inside(path, changing=True)
+    shown = _shown(path)
+    try:
+        existing = os.lstat(real)
+    except FileNotFoundError:
+        existing = None
+    except OSError as error:
+        raise os_error(error, shown)
+    if existing is not None and stat.S_ISLNK(existing.st_mode):
+        raise FilesError("not_regular", f"{shown}: a symlink whose target cannot be written")
+    if existing is not None and not stat.S_ISREG(existing.st_mode) and not stat.S_ISDIR(existing.st_mode):
+        raise FilesError("not_regular", f"{shown}: not a regular file")
     parent = os.path.dirname(real)
     try:
         os.makedirs(parent, mode=0o755, exist_ok=True)
@@ -107,13 +175,13 @@ def put_one(path, data, overwrite):
 def put_many(entries, overwrite):
     """Writes every entry, or none when one would be refused (checked before the first write)."""
     for entry in entries:
-        real = inside(entry["path"])
+        real = inside(entry["path"], changing=True)
         if entry["type"] == "file" and not overwrite and os.path.lexists(real):
             raise FilesError("exists", f"/workspace/{entry['path']}: exists; send ?overwrite=true to replace it")
     written = 0
     for entry in entries:
         if entry["type"] == "directory":
-            real = inside(entry["path"])
+            real = inside(entry["path"], changing=True)
             try:
                 os.makedirs(real, mode=0o755, exist_ok=True)
             except OSError as error:
@@ -124,12 +192,14 @@ def put_many(entries, overwrite):
 
 
 def delete(path):
-    real = inside(path)
-    shown = f"/workspace/{path}"
+    real = inside(path, changing=True, follow_last=False)
+    shown = _shown(path)
     try:
         info = os.lstat(real)
     except FileNotFoundError:
         raise FilesError("not_found", f"{shown}: no such file")
+    except OSError as error:
+        raise os_error(error, shown)
     if stat.S_ISDIR(info.st_mode):
         try:
             os.rmdir(real)
@@ -196,4 +266,5 @@ async def run(request):
     except FilesError as error:
         return {"error_kind": error.kind, "error": str(error)}
     except OSError as error:
-        return {"error_kind": "os", "error": str(error)}
+        failure = os_error(error, _shown(path))
+        return {"error_kind": failure.kind, "error": str(failure)}

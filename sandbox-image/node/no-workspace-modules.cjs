@@ -19,7 +19,8 @@ Module._nodeModulePaths = function nodeModulePathsOutsideWorkspace(from) {
 // hook refuses a bare name found beneath /workspace. Registered only then: it starts a loader
 // thread, which a plain `node script.js` should not pay for.
 const inputTypeModule = process.execArgv.some(
-  (arg, i, all) => arg === '--input-type=module' || (arg === '--input-type' && all[i + 1] === 'module'),
+  (arg, i, all) =>
+    arg === '--input-type=module' || (arg === '--input-type' && all[i + 1] === 'module'),
 );
 if (inputTypeModule && typeof Module.register === 'function') {
   const hook = `export async function resolve(specifier, context, next) {

@@ -66,7 +66,12 @@ type AgentFailure = { error_kind: string; error: string };
 
 const AGENT_TIMEOUT_MS = 120_000;
 
-/** The agent's refusal as the error the API answers with. */
+/**
+ * The agent's refusal as the error the API answers with. What tool code planted in /workspace (a
+ * symlink loop, a fifo, a link out of it or into the gates' mirror) is the caller's 4xx naming the
+ * path; only an error the agent did not expect (`os`) is the sandbox's 500 (docs/environments.md,
+ * "Files").
+ */
 function failureOf(answer: AgentFailure, field: string): never {
   const message = `${field}: ${answer.error}`;
   const details = { field, reason: answer.error_kind };
@@ -76,7 +81,11 @@ function failureOf(answer: AgentFailure, field: string): never {
     case 'exists':
       throw new UserError('conflict', message, { details });
     case 'too_large':
+    case 'no_space':
       throw new UserError('payload_too_large', message, { details });
+    case 'permission':
+    case 'read_only':
+      throw new UserError('permission_denied', message, { details });
     case 'os':
       throw new SystemError('sandbox_failed', message, { details });
     default:

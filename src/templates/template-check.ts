@@ -4,6 +4,7 @@ import type { Logger } from '../record/logger.js';
 import type { ContainerClient, ImageSummary } from '../sandbox/container-client.js';
 import { PROTOCOL_VERSION } from '../sandbox/protocol/index.js';
 import { Sandbox } from '../sandbox/sandbox.js';
+import { STARTUP_PROBE, startupProblems } from './template-startup-check.js';
 
 /**
  * The protocol the controller speaks with the sandbox agent (docs/agent-protocol.md). A template
@@ -56,7 +57,9 @@ const TOOL_PROBE = [
  * an environment is made from it exactly as for real (read-only root, no capabilities for tool
  * code, no network), and it must hold: the agent answers and speaks {@link AGENT_PROTOCOL_VERSION};
  * tool code runs as 1000:1000 with no capabilities and no-new-privileges, cannot write the root or
- * `/.agents`, cannot read `/opt/hookbox`, finds no setuid or setgid file; a hook runs as 1001:1001.
+ * `/.agents`, cannot read `/opt/hookbox`, finds no setuid or setgid file, and nothing that would load
+ * files tool code writes into a hook or the agent (template-startup-check.ts); a hook runs as
+ * 1001:1001.
  * Returns the problems found (empty: the template may be used).
  */
 export async function selfCheck(
@@ -118,6 +121,13 @@ export async function selfCheck(
       problems.push(
         `the probe as tool user failed (exit ${tool.exit_code}): ${tool.stderr.trim()}`,
       );
+    // Nothing that would load tool code's files into hooks or the agent (template-startup-check.ts).
+    const startup = await sandbox.request(
+      'run_code',
+      { code: STARTUP_PROBE, language: 'bash', ...limits },
+      40_000,
+    );
+    problems.push(...startupProblems(startup.stdout));
     const hook = await sandbox.request(
       'run_hook',
       { command: 'echo "$(id -u):$(id -g)"', stdin: '', ...limits },

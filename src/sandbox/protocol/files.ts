@@ -141,6 +141,12 @@ export const filesFailureKind = z.enum([
   'not_regular',
   'not_empty',
   'too_large',
+  'loop',
+  'agents',
+  'read_only',
+  'permission',
+  'no_space',
+  'too_long',
   'os',
 ]);
 const filesFailure = z.strictObject({ error_kind: filesFailureKind, error: z.string() });

@@ -25,21 +25,28 @@ export class ApiError extends Error {
 
 const headers = (key) => (key ? { 'x-goog-api-key': key } : {});
 
-/** GET or DELETE a JSON endpoint with the session's key (or the one given). */
-export async function api(path, { method = 'GET', key = session.key, signal } = {}) {
-  const response = await fetch(path, { method, headers: headers(key), signal, cache: 'no-store' });
+/** GET, DELETE or POST (a JSON `body`) an endpoint with the session's key (or the one given). */
+export async function api(path, { method = 'GET', key = session.key, signal, body } = {}) {
+  const response = await fetch(path, {
+    method,
+    headers:
+      body === undefined ? headers(key) : { ...headers(key), 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal,
+    cache: 'no-store',
+  });
   const text = await response.text();
-  let body;
+  let answer;
   try {
-    body = text ? JSON.parse(text) : {};
+    answer = text ? JSON.parse(text) : {};
   } catch {
-    body = {};
+    answer = {};
   }
   if (!response.ok) {
-    const error = body.error ?? {};
+    const error = answer.error ?? {};
     throw new ApiError(response.status, error.code ?? 'http_error', error.message ?? text);
   }
-  return body;
+  return answer;
 }
 
 /**

@@ -45,25 +45,25 @@ export function errorOf(httpStatus, body, text) {
 
 const headers = (key) => (key ? { 'x-goog-api-key': key } : {});
 
-/** GET, DELETE or POST (with a JSON `body`) an endpoint with the session's key (or the one given). */
-export async function api(path, { method = 'GET', key = session.key, signal, body: sent } = {}) {
+/** GET, DELETE or POST (a JSON `body`) an endpoint with the session's key (or the one given). */
+export async function api(path, { method = 'GET', key = session.key, signal, body } = {}) {
   const response = await fetch(path, {
     method,
     headers:
-      sent === undefined ? headers(key) : { ...headers(key), 'content-type': 'application/json' },
-    body: sent === undefined ? undefined : JSON.stringify(sent),
+      body === undefined ? headers(key) : { ...headers(key), 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
     signal,
     cache: 'no-store',
   });
   const text = await response.text();
-  let body;
+  let answer;
   try {
-    body = text ? JSON.parse(text) : {};
+    answer = text ? JSON.parse(text) : {};
   } catch {
-    body = {};
+    answer = {};
   }
-  if (!response.ok) throw errorOf(response.status, body, text);
-  return body;
+  if (!response.ok) throw errorOf(response.status, answer, text);
+  return answer;
 }
 
 /**

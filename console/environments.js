@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError, useApi } from './api.js';
 import { ago, Badge, Cell, clock, html, ms, shortId } from './format.js';
+import { WaitingApprovals } from './approvals.js';
 import { CallTimeline } from './interactions.js';
 
 /** Delete with a second, explicit confirmation (no browser dialog: it works with any input). */
@@ -174,6 +175,7 @@ export function EnvironmentPage({ id, tick, onUnauthenticated }) {
           </div>
         </dl>
         <p><${DeleteButton} id=${id} /></p>
+        <${WaitingApprovals} id=${id} tick=${tick} onUnauthenticated=${onUnauthenticated} />
         ${
           data.interactions.length > 0 &&
           html` <h2>Interactions</h2>

@@ -306,6 +306,11 @@ export class InteractionService {
     return sweepIdle(this.controller, this.leases, this.logger);
   }
 
+  /** How long a pending approval waits before it counts as denied (HOOKBOX_APPROVAL_TTL_MS). */
+  get approvalTtlMs(): number {
+    return this.parts.approvalTtlMs;
+  }
+
   /** Interactions running now. */
   get inFlight(): number {
     return this.running.size;

@@ -13,6 +13,7 @@ import { canSee } from '../tenants/ownership.js';
 import type { Caller } from '../tenants/tenant.js';
 import { mcpServerFor } from './server.js';
 import type { SessionRecipe } from './session-recipe.js';
+import { WaitingApprovals } from './waiting-approvals.js';
 
 /** The header a Streamable HTTP client sends its session id in. */
 export const SESSION_HEADER = 'mcp-session-id';
@@ -37,6 +38,8 @@ function noSession(id: string): UserError {
 
 export class McpHttpSessions {
   private readonly sessions = new Map<string, Session>();
+  /** Calls of these sessions waiting for the approvals API (clients without elicitation). */
+  readonly waitingApprovals = new WaitingApprovals();
 
   constructor(
     private readonly service: InteractionService,
@@ -115,6 +118,8 @@ export class McpHttpSessions {
       vocabulary: environment.vocabulary,
       environment: async () => environment,
       decider: caller ? `tenant ${caller.tenant}` : 'the local user',
+      waitingApprovals: this.waitingApprovals,
+      approvalTimeoutMs: this.service.approvalTtlMs,
       version: this.version,
       ...(caller && caller.tenant !== environment.tenant ? { actor: caller.tenant } : {}),
     });

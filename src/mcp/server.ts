@@ -9,16 +9,18 @@ import {
   ReadResourceRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Approver } from '../environments/approvals.js';
 import type { Environment } from '../environments/environment.js';
 import { SerialQueue } from '../environments/serial-queue.js';
 import { toHookboxError, UserError } from '../errors/index.js';
+import { DEFAULT_APPROVAL_TTL_MS } from '../interactions/approval-flow.js';
 import { resolveToolCall, type VocabularyId } from '../tools/registry.js';
+import { ApiApprover } from './api-approver.js';
 import { cancellationOf } from './cancellation.js';
 import { ElicitationApprover } from './elicitation-approver.js';
 import { progressOf, type RequestExtra } from './progress.js';
 import { listWorkspaceResources, readWorkspaceResource } from './resources.js';
 import { callToolResultOf, mcpToolsOf } from './tools.js';
+import type { WaitingApprovals } from './waiting-approvals.js';
 
 /** What an MCP session serves. */
 export interface McpSessionOptions {
@@ -29,15 +31,16 @@ export interface McpSessionOptions {
   /** Who decides an `ask` answered in the client, before "via MCP client NAME". */
   decider: string;
   /**
-   * Decides asks when the client cannot show a question (no elicitation capability). Without
-   * one an `ask` blocks: "approval required: …". @default none
+   * Where a call waits for the approvals API when the client cannot show a question (no
+   * elicitation capability). Without it (stdio: no API) an `ask` blocks: "approval required: …".
+   * @default none
    */
-  fallbackApprover?: Approver;
+  waitingApprovals?: WaitingApprovals;
   /** hookbox's version, told to the client. */
   version: string;
   /** Who acts, when not the owner (an admin on a tenant's environment). @default the owner */
   actor?: string;
-  /** Approval wait, in milliseconds. @default DEFAULT_APPROVAL_TTL_MS */
+  /** Approval wait, in milliseconds (elicitation and the API alike). @default DEFAULT_APPROVAL_TTL_MS */
   approvalTimeoutMs?: number;
 }
 
@@ -119,25 +122,35 @@ async function callThroughGates(
   call: { name: string; args: Record<string, unknown> },
   extra: RequestExtra,
 ): Promise<CallToolResult> {
-  const client = server.getClientVersion();
+  const clientName = server.getClientVersion()?.name ?? 'unnamed';
+  const progress = progressOf(extra);
+  const record = (
+    answer: Omit<Parameters<typeof environment.recordApproval>[0], 'interaction_id'>,
+  ) => environment.recordApproval({ ...answer, interaction_id: null });
   const approver = server.getClientCapabilities()?.elicitation
     ? new ElicitationApprover(server, {
-        decidedBy: `${options.decider} via MCP client ${client?.name ?? 'unnamed'}`,
-        record: (answer) => environment.recordApproval({ ...answer, interaction_id: null }),
+        decidedBy: `${options.decider} via MCP client ${clientName}`,
+        record,
         relatedRequestId: extra.requestId,
         signal: extra.signal,
         ...(options.approvalTimeoutMs === undefined
           ? {}
           : { timeoutMs: options.approvalTimeoutMs }),
       })
-    : options.fallbackApprover;
-  const progress = progressOf(extra);
+    : options.waitingApprovals &&
+      new ApiApprover(options.waitingApprovals, {
+        ttlMs: options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TTL_MS,
+        mcpClient: clientName,
+        signal: extra.signal,
+        note: progress.note,
+        record,
+      });
   const cancellation = cancellationOf(environment, extra.signal);
   try {
     const outcome = await environment.call(call, {
       ...(approver ? { approver } : {}),
       ...(options.actor === undefined ? {} : { actor: options.actor }),
-      ...progress,
+      ...progress.listeners,
     });
     return callToolResultOf(outcome);
   } finally {

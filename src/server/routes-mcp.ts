@@ -4,6 +4,7 @@ import { UserError } from '../errors/index.js';
 import type { InteractionService } from '../interactions/service.js';
 import { McpHttpSessions, SESSION_HEADER } from '../mcp/http-sessions.js';
 import { sessionRecipeOf } from '../mcp/session-recipe.js';
+import { registerApprovalRoutes } from './routes-approvals.js';
 
 type McpRequest = FastifyRequest<{ Params: { id?: string } }>;
 
@@ -25,6 +26,7 @@ export function registerMcpRoutes(
 ): void {
   const sessions = new McpHttpSessions(service, version);
   app.addHook('onClose', async () => sessions.closeAll());
+  registerApprovalRoutes(app, service, sessions.waitingApprovals);
 
   const handle = async (request: McpRequest, reply: FastifyReply) => {
     const environmentId = request.params.id;

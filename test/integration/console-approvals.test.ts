@@ -4,12 +4,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Controller } from '../../src/environments/controller.js';
 import type { Interaction } from '../../src/interactions/schema.js';
 import { createLogger } from '../../src/record/logger.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
+import { connectClient, MCP_INLINE_SOURCES, textOf } from './mcp-helpers.js';
 
 const CHROMIUM = process.env.HOOKBOX_CHROMIUM ?? '/usr/bin/chromium';
 const ASK_GATE = `import json, sys
@@ -99,5 +101,71 @@ describe('the console and pending approvals', () => {
     // The hook's reason is text: no element was made from it.
     expect(await page.$$eval('.approvals b', (found) => found.length)).toBe(0);
     expect(errors).toEqual([]);
+  });
+
+  it('shows a call over MCP waiting for approval on its environment page, and Approve runs it', async () => {
+    const made = await fetch(`${server.url}/v1beta/interactions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        agent: 'scripted',
+        input: 'x',
+        environment: { type: 'remote', sources: MCP_INLINE_SOURCES },
+      }),
+    });
+    const { environment_id: id } = (await made.json()) as { environment_id: string };
+    // The SDK's client without elicitation: the ask waits for the console (docs/mcp.md, "ask").
+    const client = await connectClient(
+      new StreamableHTTPClientTransport(new URL(`${server.url}/v1beta/environments/${id}/mcp`)),
+    );
+    try {
+      const result = client.callTool({
+        name: 'code_execution',
+        arguments: { code: "echo 'please-ask <i>console</i>-ran'" },
+      });
+      let callId: string | undefined;
+      while (callId === undefined) {
+        const listed = (await (
+          await fetch(`${server.url}/v1beta/environments/${id}/approvals`)
+        ).json()) as { approvals: { call_id: string }[] };
+        callId = listed.approvals[0]?.call_id;
+        if (callId === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(String(error)));
+      await page.goto(`${server.url}/console#/environments/${id}`, {
+        waitUntil: 'domcontentloaded',
+      });
+      await page.waitForSelector('.mcp-approvals');
+      const shown = await page.$eval('.mcp-approvals', (e) => (e as HTMLElement).innerText);
+      expect(shown).toContain(callId);
+      expect(shown).toContain('a human must look at this one');
+      expect(shown).toContain('hookbox-test-client');
+      expect(shown).toContain('<i>console</i>-ran');
+      expect(await page.$$eval('.mcp-approvals i', (found) => found.length)).toBe(0);
+
+      await page.click('.mcp-approvals button');
+      const ran = await result;
+      expect(ran.isError).toBeFalsy();
+      expect(textOf(ran)).toContain('please-ask <i>console</i>-ran');
+      await page.waitForFunction(() => !document.querySelector('.mcp-approvals li button'));
+      const environment = server.service.controller
+        .listEnvironments()
+        .find((candidate) => candidate.id === id)!;
+      expect(environment.records()).toContainEqual(
+        expect.objectContaining({
+          kind: 'approval',
+          call_id: callId,
+          status: 'approved',
+          reason: 'approved in the console',
+          decided_by: 'tenant local via the approvals API',
+        }),
+      );
+      expect(errors).toEqual([]);
+    } finally {
+      await client.close();
+    }
   });
 });

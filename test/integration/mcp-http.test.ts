@@ -136,16 +136,13 @@ describe('MCP over Streamable HTTP', () => {
     });
     const { environment_id: id } = (await made.json()) as { environment_id: string };
 
-    // No elicitation in this client: an ask is blocked, saying an approval is required.
+    // (A client without elicitation and an ask: mcp-http-approvals.test.ts.)
     const transport = transportTo(`/v1beta/environments/${id}/mcp`, KEY_A);
     const client = await connectClient(transport);
     clients.push(client);
     const result = await client.callTool(code('cat /workspace/notes/readme.txt'));
     expect(textOf(result)).toContain('notes for the mcp test');
     expect(environmentOf(result)).toBe(id);
-    const asked = await client.callTool(code('echo please-ask'));
-    expect(asked.isError).toBe(true);
-    expect(textOf(asked)).toContain('approval required: a human must look at this one');
 
     // Tenant B: neither the environment nor tenant A's session exists for it.
     const stranger = await connectClient(

@@ -160,6 +160,25 @@ describe('hookbox mcp (stdio)', () => {
     expect(textOf(still)).toContain('still-serving');
   });
 
+  it('blocks an ask for a client without elicitation: no API answers on stdio', async () => {
+    const plain = await connectClient(
+      new StdioClientTransport({
+        command: 'node',
+        args: [resolve('bin/hookbox.js'), 'mcp', '--sources', sourcesDir(MCP_SOURCES)],
+        env: { ...process.env, HOOKBOX_HOME: home } as Record<string, string>,
+        stderr: 'ignore',
+      }),
+    );
+    try {
+      const asked = await plain.callTool(code('echo please-ask unasked-ran'));
+      expect(asked.isError).toBe(true);
+      expect(textOf(asked)).toContain('approval required: a human must look at this one');
+      expect(textOf(asked)).not.toContain('unasked-ran');
+    } finally {
+      await plain.close();
+    }
+  });
+
   it('removes its environment when the client goes', async () => {
     const pid = transport.pid!;
     await client.close();

@@ -22,6 +22,7 @@ const OWN_FILES = [
   'interactions.js',
   'health.js',
   'egress.js',
+  'approvals.js',
   'style.css',
 ];
 const VENDOR_FILES: Record<string, string> = {

@@ -16,6 +16,7 @@ import { keyDigest } from '../../src/tenants/keys.js';
 import { DEFAULT_TENANT_QUOTAS } from '../../src/tenants/tenant.js';
 import { Hookbox, HookboxApiError } from '../../src/client/index.js';
 import { bash, hooksJson, inline, rule } from './helpers.js';
+import { apiErrorOf } from './api-error.js';
 
 const KEY = 'files-test-key';
 const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'silent' });
@@ -208,6 +209,10 @@ describe('files API over HTTP', () => {
     expect(blocked.status).toBe(403);
     const body = await blocked.json();
     expect(body.error.message).toContain('no .env files');
+    // The path once, as the gate saw it (never /workspace//workspace/…).
+    expect(apiErrorOf(body).message).toContain(
+      'a gate blocked the write of /workspace/config/.env:',
+    );
     expect((await fetch(`${base}/config/.env`, { headers })).status).toBe(404);
     const viaTar = await put('config', await tarOf({ '.env': 'SECRET=1' }), '?format=tar');
     expect(viaTar.status).toBe(403);

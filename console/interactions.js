@@ -1,4 +1,5 @@
-import { ApiError, useApi } from './api.js';
+import { useState } from 'preact/hooks';
+import { api, ApiError, useApi } from './api.js';
 import { ago, Badge, Cell, clock, html, ms, shortId } from './format.js';
 
 /** Every hook run of a call: group, event, outcome, reason, duration. A deny is highlighted. */
@@ -90,6 +91,58 @@ function Step({ step }) {
   }
 }
 
+/**
+ * Approve or deny one waiting call: the same continuation an API client sends
+ * (`previous_interaction_id` and an `approval` item), so the same checks apply and the audit log
+ * records the console's key as who answered (docs/console.md, "Acting").
+ */
+function ApprovalActions({ interaction, approval }) {
+  const [state, setState] = useState({ busy: false, error: '', done: undefined });
+  const answer = async (approve) => {
+    setState({ busy: true, error: '', done: undefined });
+    try {
+      const continued = await api('/v1beta/interactions', {
+        method: 'POST',
+        body: {
+          agent: interaction.agent,
+          previous_interaction_id: interaction.id,
+          input: [{ type: 'approval', call_id: approval.call_id, approve }],
+        },
+      });
+      setState({ busy: false, error: '', done: { approve, id: continued.id } });
+    } catch (failure) {
+      setState({ busy: false, error: failure.message, done: undefined });
+    }
+  };
+  if (state.done)
+    return html`<p class="notice" role="status">
+      ${state.done.approve ? 'Approved' : 'Denied'}; continued in
+      <a href=${`#/interactions/${encodeURIComponent(state.done.id)}`}
+        ><code>${state.done.id}</code></a
+      >.
+    </p>`;
+  return html`<span class="actions">
+    <button
+      type="button"
+      disabled=${state.busy}
+      aria-label=${`Approve ${approval.call_id}`}
+      onClick=${() => answer(true)}
+    >
+      Approve
+    </button>
+    <button
+      type="button"
+      class="danger"
+      disabled=${state.busy}
+      aria-label=${`Deny ${approval.call_id}`}
+      onClick=${() => answer(false)}
+    >
+      Deny
+    </button>
+    ${state.error && html`<span class="error" role="alert">${state.error}</span>`}
+  </span>`;
+}
+
 export function InteractionPage({ id, tick, onUnauthenticated }) {
   const { data, error } = useApi(
     `/v1beta/interactions/${encodeURIComponent(id)}`,
@@ -137,9 +190,10 @@ export function InteractionPage({ id, tick, onUnauthenticated }) {
           html`<section aria-labelledby="approvals-title" class="approvals">
             <h2 id="approvals-title">Waiting for approval</h2>
             <p>
-              A hook answered <code>ask</code>. Approve or deny with a new interaction whose
-              <code>previous_interaction_id</code> is this one and whose input holds
-              <code>{"type": "approval", "call_id", "approve"}</code> (docs/dialects.md).
+              A hook answered <code>ask</code>. Approve or deny here, or with a new interaction
+              whose <code>previous_interaction_id</code> is this one and whose input holds
+              <code>{"type": "approval", "call_id", "approve"}</code> (docs/dialects.md). The answer
+              is recorded as yours.
             </p>
             <ul>
               ${data.pending_approvals.map(
@@ -148,6 +202,10 @@ export function InteractionPage({ id, tick, onUnauthenticated }) {
                     <code>${approval.call_id}</code> ${approval.tool_call?.name}
                     <${Badge} value=${approval.status} /> ${approval.reason ?? ''}
                     ${approval.expires_at && html` (expires ${clock(approval.expires_at)})`}
+                    ${
+                      approval.status === 'pending' &&
+                      html`<${ApprovalActions} interaction=${data} approval=${approval} />`
+                    }
                   </li>`,
               )}
             </ul>

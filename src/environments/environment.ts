@@ -309,6 +309,7 @@ export class Environment {
     interaction_id: string;
     status: 'approved' | 'denied' | 'expired';
     reason: string | null;
+    by?: string;
   }): void {
     this.audit.append({
       kind: 'approval',

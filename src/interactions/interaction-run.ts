@@ -180,6 +180,10 @@ export async function runInteraction(
             interaction_id: approval.interaction_id,
             status: approval.status as 'approved' | 'denied' | 'expired',
             reason,
+            // Who answered (docs/dialects.md, "ask"); an expiry was no one's answer.
+            ...(prepared.caller && approval.status !== 'expired'
+              ? { by: prepared.caller.tenant }
+              : {}),
           }),
       });
       await markAnswered(parts.store, parts.approvals, prepared);

@@ -82,6 +82,11 @@ export type AuditEntry =
       interaction_id: string;
       status: 'approved' | 'denied' | 'expired';
       reason: string | null;
+      /**
+       * Who answered: the tenant of the key that sent the answer (`local` on a server without
+       * keys; absent from the library, which has no callers). Expiry has no answerer.
+       */
+      by?: string;
     };
 
 export function auditLogPath(home: string, environmentId: string): string {

@@ -23,12 +23,28 @@ export function HookRuns({ hooks }) {
 
 /** One call on an environment's page. */
 export function CallTimeline({ call }) {
-  const denied = call.outcome === 'blocked';
-  return html`<li class=${denied ? 'step denied' : 'step'} data-call=${call.call_id}>
+  // A call a hook asked about is held for an approver, not denied (docs/dialects.md, "ask").
+  const hooks = call.hooks ?? [];
+  const waiting =
+    call.outcome === 'blocked' &&
+    hooks.some((hook) => hook.outcome === 'ask') &&
+    !hooks.some((hook) => hook.outcome === 'deny');
+  const denied = call.outcome === 'blocked' && !waiting;
+  return html`<li
+    class=${denied ? 'step denied' : waiting ? 'step waiting' : 'step'}
+    data-call=${call.call_id}
+  >
     <div class="step-head">
-      <code>${call.tool}</code> <${Badge} value=${call.outcome} />
+      <code>${call.tool}</code>
+      <${Badge} value=${waiting ? 'waiting' : call.outcome} />
       <span class="muted small">${clock(call.at)}</span>
     </div>
+    ${
+      waiting &&
+      html`<p class="reason">
+        <strong>Waiting for approval: </strong>${call.reason ?? 'no reason given'}
+      </p>`
+    }
     ${denied && html`<p class="reason"><strong>Denied: </strong>${call.reason ?? 'no reason given'}</p>`}
     <${HookRuns} hooks=${call.hooks} />
   </li>`;

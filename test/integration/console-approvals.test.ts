@@ -103,6 +103,16 @@ describe('the console and pending approvals', () => {
     // The hook's reason is text: no element was made from it.
     expect(await page.$$eval('.approvals b', (found) => found.length)).toBe(0);
 
+    // On the environment's page the held call is waiting, not blocked.
+    await page.evaluate((id) => (location.hash = `#/environments/${id}`), paused.environment_id);
+    await page.waitForSelector('.step.waiting');
+    expect(await page.$eval('.step.waiting', (e) => (e as HTMLElement).innerText)).toContain(
+      'Waiting for approval: needs a human <b>now</b>',
+    );
+    expect(await page.$$('.step.denied')).toHaveLength(0);
+    await page.evaluate((id) => (location.hash = `#/interactions/${id}`), paused.id);
+    await page.waitForSelector(`button[aria-label="Deny ${callId}"]`);
+
     // Denied from the console: the API then shows the call denied.
     await page.click(`button[aria-label="Deny ${callId}"]`);
     await page.waitForFunction(

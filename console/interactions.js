@@ -41,9 +41,7 @@ export function CallTimeline({ call }) {
     </div>
     ${
       waiting &&
-      html`<p class="reason">
-        <strong>Waiting for approval: </strong>${call.reason ?? 'no reason given'}
-      </p>`
+      html`<p class="reason"><strong>Held: </strong>${call.reason ?? 'waiting for approval'}</p>`
     }
     ${denied && html`<p class="reason"><strong>Denied: </strong>${call.reason ?? 'no reason given'}</p>`}
     <${HookRuns} hooks=${call.hooks} />

@@ -107,7 +107,7 @@ describe('the console and pending approvals', () => {
     await page.evaluate((id) => (location.hash = `#/environments/${id}`), paused.environment_id);
     await page.waitForSelector('.step.waiting');
     expect(await page.$eval('.step.waiting', (e) => (e as HTMLElement).innerText)).toContain(
-      'Waiting for approval: needs a human <b>now</b>',
+      'Held: waiting for approval: needs a human <b>now</b>',
     );
     expect(await page.$$('.step.denied')).toHaveLength(0);
     await page.evaluate((id) => (location.hash = `#/interactions/${id}`), paused.id);

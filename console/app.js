@@ -61,7 +61,8 @@ function useLiveTick(onUnauthenticated) {
   return { tick, state };
 }
 
-function Shell({ onSignOut, onUnauthenticated }) {
+/** `keyed`: signed in with a key; a server without keys has nothing to sign out of. */
+function Shell({ keyed, onSignOut, onUnauthenticated }) {
   const route = useRoute();
   const { tick, state } = useLiveTick(onUnauthenticated);
   const mainRef = useRef(null);
@@ -105,7 +106,7 @@ function Shell({ onSignOut, onUnauthenticated }) {
       <span class=${`live live-${state}`} role="status" aria-live="polite">
         ${state === 'live' ? 'Live' : state === 'connecting' ? 'Connecting…' : 'Reconnecting…'}
       </span>
-      <button type="button" class="quiet" onClick=${onSignOut}>Sign out</button>
+      ${keyed && html`<button type="button" class="quiet" onClick=${onSignOut}>Sign out</button>`}
     </header>
     <main id="main" tabindex="-1" ref=${mainRef}>${page}</main>
   `;
@@ -144,7 +145,12 @@ function App() {
         setKey(value);
       }}
     />`;
-  return html`<${Shell} key=${key} onSignOut=${signOut} onUnauthenticated=${unauthenticated} />`;
+  return html`<${Shell}
+    key=${key}
+    keyed=${Boolean(key)}
+    onSignOut=${signOut}
+    onUnauthenticated=${unauthenticated}
+  />`;
 }
 
 render(html`<${App} />`, document.getElementById('app'));

@@ -58,8 +58,54 @@ function Tiles({ data }) {
   </ul>`;
 }
 
+/** Whether an environment row matches the filters: tenant, last call's outcome, and free text. */
+function matches(env, { tenant, outcome, text }) {
+  if (tenant && env.tenant !== tenant) return false;
+  if (outcome && env.last_call?.outcome !== outcome) return false;
+  const needle = text.trim().toLowerCase();
+  if (!needle) return true;
+  return [env.environment_id, env.tenant, env.template, env.last_call?.tool, ...env.hook_groups]
+    .filter(Boolean)
+    .some((value) => String(value).toLowerCase().includes(needle));
+}
+
+/** Filters of the environments list (docs/console.md, "Pages"). */
+function Filters({ environments, filters, setFilters }) {
+  const tenants = [...new Set(environments.map((env) => env.tenant).filter(Boolean))].sort();
+  const set = (key) => (event) => setFilters({ ...filters, [key]: event.currentTarget.value });
+  return html`<form class="filters" role="search" onSubmit=${(event) => event.preventDefault()}>
+    <label
+      >Search
+      <input
+        id="environment-search"
+        type="search"
+        value=${filters.text}
+        onInput=${set('text')}
+        placeholder="id, gate, tool, tenant"
+    /></label>
+    <label
+      >Tenant
+      <select id="environment-tenant" value=${filters.tenant} onChange=${set('tenant')}>
+        <option value="">all</option>
+        ${tenants.map((name) => html`<option key=${name} value=${name}>${name}</option>`)}
+      </select></label
+    >
+    <label
+      >Last call
+      <select id="environment-outcome" value=${filters.outcome} onChange=${set('outcome')}>
+        <option value="">any</option>
+        <option value="ok">ok</option>
+        <option value="blocked">blocked</option>
+        <option value="error">error</option>
+      </select></label
+    >
+  </form>`;
+}
+
 export function EnvironmentsPage({ tick, onUnauthenticated }) {
   const { data, error } = useApi('/console/api/overview', [tick], onUnauthenticated);
+  const [filters, setFilters] = useState({ tenant: '', outcome: '', text: '' });
+  const shown = data ? data.environments.filter((env) => matches(env, filters)) : [];
   return html`
     <h1 tabindex="-1">Environments</h1>
     ${error && html`<p class="error" role="alert">${error.message}</p>`}
@@ -68,6 +114,14 @@ export function EnvironmentsPage({ tick, onUnauthenticated }) {
         ? html`<p>Loading…</p>`
         : html`
             <${Tiles} data=${data} />
+            ${
+              data.environments.length > 0 &&
+              html`<${Filters}
+                environments=${data.environments}
+                filters=${filters}
+                setFilters=${setFilters}
+              />`
+            }
             ${
               data.environments.length === 0
                 ? html`<p class="empty">
@@ -81,6 +135,7 @@ export function EnvironmentsPage({ tick, onUnauthenticated }) {
                       <thead>
                         <tr>
                           <th scope="col">Environment</th>
+                          <th scope="col">Tenant</th>
                           <th scope="col">Template</th>
                           <th scope="col">Vocabulary</th>
                           <th scope="col">Gates</th>
@@ -91,7 +146,7 @@ export function EnvironmentsPage({ tick, onUnauthenticated }) {
                         </tr>
                       </thead>
                       <tbody>
-                        ${data.environments.map(
+                        ${shown.map(
                           (env) =>
                             html`<tr
                               key=${env.environment_id}
@@ -103,6 +158,7 @@ export function EnvironmentsPage({ tick, onUnauthenticated }) {
                                   ><code>${env.environment_id}</code></a
                                 >
                               <//>
+                              <${Cell} label="Tenant">${env.tenant ?? '—'}<//>
                               <${Cell} label="Template">${env.template ?? env.source ?? '—'}<//>
                               <${Cell} label="Vocabulary">${env.vocabulary}<//>
                               <${Cell} label="Gates"
@@ -149,6 +205,20 @@ export function EnvironmentPage({ id, tick, onUnauthenticated }) {
             <dt>Status</dt>
             <dd><${Badge} value=${data.environment.status} /></dd>
           </div>
+          ${
+            data.environment.lost_reason &&
+            html`<div>
+              <dt>Lost</dt>
+              <dd class="error">${data.environment.lost_reason}</dd>
+            </div>`
+          }
+          ${
+            data.environment.tenant &&
+            html`<div>
+              <dt>Tenant</dt>
+              <dd>${data.environment.tenant}</dd>
+            </div>`
+          }
           <div>
             <dt>Vocabulary</dt>
             <dd>${data.environment.vocabulary}</dd>

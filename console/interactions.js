@@ -1,4 +1,5 @@
-import { ApiError, useApi } from './api.js';
+import { useState } from 'preact/hooks';
+import { api, ApiError, useApi } from './api.js';
 import { ago, Badge, Cell, clock, html, ms, shortId } from './format.js';
 
 /** Every hook run of a call: group, event, outcome, reason, duration. A deny is highlighted. */
@@ -22,12 +23,26 @@ export function HookRuns({ hooks }) {
 
 /** One call on an environment's page. */
 export function CallTimeline({ call }) {
-  const denied = call.outcome === 'blocked';
-  return html`<li class=${denied ? 'step denied' : 'step'} data-call=${call.call_id}>
+  // A call a hook asked about is held for an approver, not denied (docs/dialects.md, "ask").
+  const hooks = call.hooks ?? [];
+  const waiting =
+    call.outcome === 'blocked' &&
+    hooks.some((hook) => hook.outcome === 'ask') &&
+    !hooks.some((hook) => hook.outcome === 'deny');
+  const denied = call.outcome === 'blocked' && !waiting;
+  return html`<li
+    class=${denied ? 'step denied' : waiting ? 'step waiting' : 'step'}
+    data-call=${call.call_id}
+  >
     <div class="step-head">
-      <code>${call.tool}</code> <${Badge} value=${call.outcome} />
+      <code>${call.tool}</code>
+      <${Badge} value=${waiting ? 'waiting' : call.outcome} />
       <span class="muted small">${clock(call.at)}</span>
     </div>
+    ${
+      waiting &&
+      html`<p class="reason"><strong>Held: </strong>${call.reason ?? 'waiting for approval'}</p>`
+    }
     ${denied && html`<p class="reason"><strong>Denied: </strong>${call.reason ?? 'no reason given'}</p>`}
     <${HookRuns} hooks=${call.hooks} />
   </li>`;
@@ -91,6 +106,58 @@ function Step({ step }) {
   }
 }
 
+/**
+ * Approve or deny one waiting call: the same continuation an API client sends
+ * (`previous_interaction_id` and an `approval` item), so the same checks apply and the audit log
+ * records the console's key as who answered (docs/console.md, "Acting").
+ */
+function ApprovalActions({ interaction, approval }) {
+  const [state, setState] = useState({ busy: false, error: '', done: undefined });
+  const answer = async (approve) => {
+    setState({ busy: true, error: '', done: undefined });
+    try {
+      const continued = await api('/v1beta/interactions', {
+        method: 'POST',
+        body: {
+          agent: interaction.agent,
+          previous_interaction_id: interaction.id,
+          input: [{ type: 'approval', call_id: approval.call_id, approve }],
+        },
+      });
+      setState({ busy: false, error: '', done: { approve, id: continued.id } });
+    } catch (failure) {
+      setState({ busy: false, error: failure.message, done: undefined });
+    }
+  };
+  if (state.done)
+    return html`<p class="notice" role="status">
+      ${state.done.approve ? 'Approved' : 'Denied'}; continued in
+      <a href=${`#/interactions/${encodeURIComponent(state.done.id)}`}
+        ><code>${state.done.id}</code></a
+      >.
+    </p>`;
+  return html`<span class="actions">
+    <button
+      type="button"
+      disabled=${state.busy}
+      aria-label=${`Approve ${approval.call_id}`}
+      onClick=${() => answer(true)}
+    >
+      Approve
+    </button>
+    <button
+      type="button"
+      class="danger"
+      disabled=${state.busy}
+      aria-label=${`Deny ${approval.call_id}`}
+      onClick=${() => answer(false)}
+    >
+      Deny
+    </button>
+    ${state.error && html`<span class="error" role="alert">${state.error}</span>`}
+  </span>`;
+}
+
 export function InteractionPage({ id, tick, onUnauthenticated }) {
   const { data, error } = useApi(
     `/v1beta/interactions/${encodeURIComponent(id)}`,
@@ -138,9 +205,10 @@ export function InteractionPage({ id, tick, onUnauthenticated }) {
           html`<section aria-labelledby="approvals-title" class="approvals">
             <h2 id="approvals-title">Waiting for approval</h2>
             <p>
-              A hook answered <code>ask</code>. Approve or deny with a new interaction whose
-              <code>previous_interaction_id</code> is this one and whose input holds
-              <code>{"type": "approval", "call_id", "approve"}</code> (docs/dialects.md).
+              A hook answered <code>ask</code>. Approve or deny here, or with a new interaction
+              whose <code>previous_interaction_id</code> is this one and whose input holds
+              <code>{"type": "approval", "call_id", "approve"}</code> (docs/dialects.md). The answer
+              is recorded as yours.
             </p>
             <ul>
               ${data.pending_approvals.map(
@@ -149,6 +217,10 @@ export function InteractionPage({ id, tick, onUnauthenticated }) {
                     <code>${approval.call_id}</code> ${approval.tool_call?.name}
                     <${Badge} value=${approval.status} /> ${approval.reason ?? ''}
                     ${approval.expires_at && html` (expires ${clock(approval.expires_at)})`}
+                    ${
+                      approval.status === 'pending' &&
+                      html`<${ApprovalActions} interaction=${data} approval=${approval} />`
+                    }
                   </li>`,
               )}
             </ul>

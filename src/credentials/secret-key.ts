@@ -75,3 +75,17 @@ export function unseal(key: Buffer, sealed: string, context: string, what: strin
     );
   }
 }
+
+/**
+ * What `hookbox serve` says at start-up when credentials cannot be stored or used (the key is
+ * missing or too short), so an operator learns it then rather than from a client's 503; undefined
+ * when the key is usable.
+ */
+export function secretKeyWarning(text: string | undefined): string | undefined {
+  try {
+    secretKeyOf(text);
+    return undefined;
+  } catch (error) {
+    return `credentials are off: ${(error as Error).message}`;
+  }
+}

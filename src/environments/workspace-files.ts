@@ -232,7 +232,7 @@ export class WorkspaceFiles {
             this.record(op, path, callId, { blocked: true, reason: gate.reason, gated: true });
             throw new UserError(
               'permission_denied',
-              `path: a gate blocked the ${op === 'delete' ? 'delete' : 'write'} of /workspace/${(call.args.TargetFile ?? call.args.path) as string}: ${gate.reason ?? 'denied'}`,
+              `path: a gate blocked the ${op === 'delete' ? 'delete' : 'write'} of ${(call.args.TargetFile ?? call.args.path) as string}: ${gate.reason ?? 'denied'}`,
               { details: { field: 'path', call_id: callId, reason: gate.reason } },
             );
           }

@@ -203,6 +203,10 @@ export async function runInteraction(
             interaction_id: approval.interaction_id,
             status: approval.status as 'approved' | 'denied' | 'expired',
             reason,
+            // Who answered (docs/dialects.md, "ask"); an expiry was no one's answer.
+            ...(prepared.caller && approval.status !== 'expired'
+              ? { decided_by: prepared.caller.tenant }
+              : {}),
           }),
       });
       await markAnswered(parts.store, parts.approvals, prepared);

@@ -30,6 +30,14 @@ export interface RecordFields {
   durationMs: number;
 }
 
+/**
+ * The group a run is recorded under: a policy is a group of its own, named as its file names it
+ * (so gate health and the record tell policies apart); other hooks share the runner's group
+ * (docs/policies.md, "Records").
+ */
+const groupOf = (hook: Hook, runnerGroup: string): string =>
+  hook.kind === 'policy' ? hook.name : runnerGroup;
+
 export function toolCallRecord(
   where: { environmentId: string; callId: string; group: string },
   event: 'before_tool_call' | 'after_tool_call' | 'tool_error',
@@ -40,7 +48,7 @@ export function toolCallRecord(
     source: 'controller',
     environment_id: where.environmentId,
     call_id: where.callId,
-    group: where.group,
+    group: groupOf(hook, where.group),
     event: recordEventOf(event),
     type: hook.kind ?? 'hook',
     handler: hook.name,
@@ -61,7 +69,7 @@ export function lifecycleRecord(
     source: 'controller',
     environment_id: where.environmentId,
     interaction_id: where.interactionId,
-    group: where.group,
+    group: groupOf(hook, where.group),
     event,
     type: hook.kind ?? 'hook',
     handler: hook.name,

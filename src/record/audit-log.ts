@@ -83,7 +83,11 @@ export type AuditEntry =
       interaction_id: string | null;
       status: 'approved' | 'denied' | 'expired';
       reason: string | null;
-      /** Who decided, when it is known (an MCP client's user: docs/mcp.md, "ask"). */
+      /**
+       * Who decided: the tenant of the key that sent the answer (`local` on a server without keys),
+       * an MCP client's user (docs/mcp.md, "ask"), or `nobody (expired)`; absent from the library,
+       * which has no callers.
+       */
       decided_by?: string;
     };
 

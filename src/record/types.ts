@@ -2,8 +2,17 @@
  * How one hook run ended (docs/contract.md §8). `ok` is for post hooks, which cannot decide anything; `ask`
  * (docs/contract.md §11) is a pre hook that wants an approver to decide (docs/dialects.md, "ask").
  */
-export type HookOutcome =
-  'allow' | 'deny' | 'ask' | 'error' | 'timeout' | 'unrecognized' | 'skipped' | 'ok';
+export const HOOK_OUTCOMES = [
+  'allow',
+  'deny',
+  'ask',
+  'error',
+  'timeout',
+  'unrecognized',
+  'skipped',
+  'ok',
+] as const;
+export type HookOutcome = (typeof HOOK_OUTCOMES)[number];
 
 export type HookEvent = 'pre_tool_execution' | 'post_tool_execution';
 

@@ -1,6 +1,11 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { INTERACTION_STATUSES } from '../interactions/interaction-schema.js';
+import { HOOK_OUTCOMES } from '../record/types.js';
 import type { Controller } from '../environments/controller.js';
 import type { Observation } from '../record/observations.js';
+
+/** The statuses `hookbox_interactions_total` counts: every one but `in_progress`. */
+const ENDED_STATUSES = INTERACTION_STATUSES.filter((status) => status !== 'in_progress');
 
 /** Seconds buckets for hook runs: most gates take milliseconds; timeouts are whole seconds. */
 const HOOK_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -37,7 +42,7 @@ export class HookboxMetrics {
     });
     this.hookRuns = new Counter({
       name: 'hookbox_hook_runs_total',
-      help: 'Hook runs by hook group, event and outcome (allow, deny, error, timeout, unrecognized, skipped, ok).',
+      help: `Hook runs by hook group, event and outcome (${HOOK_OUTCOMES.join(', ')}).`,
       labelNames: ['group', 'event', 'outcome', 'source'],
       registers,
     });
@@ -84,7 +89,7 @@ export class HookboxMetrics {
     });
     this.interactions = new Counter({
       name: 'hookbox_interactions_total',
-      help: 'Interactions that ended, by status (completed, failed).',
+      help: `Interactions that ended or paused, by status (${ENDED_STATUSES.join(', ')}).`,
       labelNames: ['status'],
       registers,
     });

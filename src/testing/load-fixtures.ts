@@ -78,7 +78,7 @@ function impossibilities(index: number, testCase: FixtureCase): Problem[] {
 }
 
 /** The fixture and its problems (all of them); no fixture when it does not even parse. */
-function checkFixture(text: string, file: string): { fixture?: Fixture; problems: Problem[] } {
+function checkFixture(text: string): { fixture?: Fixture; problems: Problem[] } {
   let raw: unknown;
   try {
     raw = parseYaml(text);
@@ -120,7 +120,7 @@ function checkFixture(text: string, file: string): { fixture?: Fixture; problems
 
 /** Parses one fixture file (YAML or JSON); its error names the file, and each case and field. */
 export function parseFixture(text: string, file: string): Fixture {
-  const { fixture, problems } = checkFixture(text, file);
+  const { fixture, problems } = checkFixture(text);
   if (problems.length > 0 || !fixture) throw invalidFixture(file, problems);
   return fixture;
 }
@@ -149,7 +149,7 @@ export function loadFixtures(paths: string[]): LoadedFixture[] {
     );
   return files.map((path) => {
     const file = relative(process.cwd(), path) || path;
-    const { fixture, problems } = checkFixture(readFileSync(path, 'utf8'), file);
+    const { fixture, problems } = checkFixture(readFileSync(path, 'utf8'));
     // The sources folder is read now, so its problems are the fixture's, named with its file.
     if (fixture?.sources?.dir !== undefined) {
       try {

@@ -89,6 +89,10 @@ describe('the console and pending approvals', () => {
     // The page holds its live stream open: never network-idle.
     await page.goto(`${server.url}/console#/interactions`, { waitUntil: 'domcontentloaded' });
     await page.waitForSelector('.notice');
+    // A server without keys has no sign-in, so nothing to sign out of.
+    expect(
+      await page.$$eval('header button', (found) => found.map((b) => b.textContent)),
+    ).not.toContain('Sign out');
     expect(await page.$eval('.notice', (e) => (e as HTMLElement).innerText)).toMatch(
       /1 interaction\(s\)\s+waiting for an approval/,
     );
@@ -100,6 +104,27 @@ describe('the console and pending approvals', () => {
     expect(shown).toContain('needs a human <b>now</b>');
     // The hook's reason is text: no element was made from it.
     expect(await page.$$eval('.approvals b', (found) => found.length)).toBe(0);
+
+    // On the environment's page the held call is waiting, not blocked.
+    await page.evaluate((id) => (location.hash = `#/environments/${id}`), paused.environment_id);
+    await page.waitForSelector('.step.waiting');
+    expect(await page.$eval('.step.waiting', (e) => (e as HTMLElement).innerText)).toContain(
+      'Held: waiting for approval: needs a human <b>now</b>',
+    );
+    expect(await page.$$('.step.denied')).toHaveLength(0);
+    await page.evaluate((id) => (location.hash = `#/interactions/${id}`), paused.id);
+    await page.waitForSelector(`button[aria-label="Deny ${callId}"]`);
+
+    // Denied from the console: the API then shows the call denied.
+    await page.click(`button[aria-label="Deny ${callId}"]`);
+    await page.waitForFunction(
+      () => document.querySelector('.approvals')?.textContent?.includes('Denied; continued in'),
+      { timeout: 60_000 },
+    );
+    const seen = (await (
+      await fetch(`${server.url}/v1beta/interactions/${paused.id}`)
+    ).json()) as Interaction;
+    expect(seen.pending_approvals![0]).toMatchObject({ call_id: callId, status: 'denied' });
     expect(errors).toEqual([]);
   });
 

@@ -210,6 +210,8 @@ describe('files API over HTTP', () => {
     const refusal = apiErrorOf(await blocked.json());
     expect(refusal).toMatchObject({ code: 'permission_denied', status: 'PERMISSION_DENIED' });
     expect(refusal.message).toContain('no .env files');
+    // The path once, as the gate saw it (never /workspace//workspace/…).
+    expect(refusal.message).toContain('a gate blocked the write of /workspace/config/.env:');
     expect((await fetch(`${base}/config/.env`, { headers })).status).toBe(404);
     const viaTar = await put('config', await tarOf({ '.env': 'SECRET=1' }), '?format=tar');
     expect(viaTar.status).toBe(403);

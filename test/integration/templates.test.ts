@@ -84,6 +84,8 @@ describe('a template built from a Dockerfile', () => {
     const list = await cli('template', 'list', '--json');
     const rows = JSON.parse(list.stdout) as { name: string; state: string }[];
     expect(rows.find((row) => row.name === 'it-sqlite')?.state).toBe('current');
+    // The default image reads like every other current template (never "built" for one of them).
+    expect(rows.find((row) => row.name === 'default')?.state).toBe('current');
     expect(rows.map((row) => row.name)).toEqual(expect.arrayContaining(['default', 'full']));
 
     // The library too; then removed, it is unknown.

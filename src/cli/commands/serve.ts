@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path';
+import { SECRET_KEY_VARIABLE, secretKeyWarning } from '../../credentials/secret-key.js';
 import { hookboxHome } from '../../paths.js';
 import { Controller } from '../../environments/controller.js';
 import { UserError } from '../../errors/index.js';
@@ -306,6 +307,8 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIo): Pro
   );
   if (server.metricsUrl)
     io.stderr(`hookbox serve: metrics (no key, loopback only) at ${server.metricsUrl}/metrics\n`);
+  const credentialsOff = secretKeyWarning(process.env[SECRET_KEY_VARIABLE]);
+  if (credentialsOff) io.stderr(`hookbox serve: warning: ${credentialsOff}\n`);
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGTERM', resolve);
     process.once('SIGINT', resolve);

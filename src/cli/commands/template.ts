@@ -104,7 +104,7 @@ export async function templateListCommand(options: { json?: boolean }, io: CliIo
       source: 'sandbox-image/',
       sizeBytes: image?.sizeBytes ?? 0,
       created: image?.created ?? '',
-      state: image ? 'built' : 'not built (hookbox image build)',
+      state: image ? 'current' : 'not built (hookbox image build)',
     },
   ];
   const shipped = shippedTemplates();

@@ -363,7 +363,7 @@ export function importReportText(report: ImportReport, cwd = process.cwd()): str
     return near === '' || near.startsWith('..') ? path : near;
   };
   const lines = [
-    `imported ${report.handlers} handler(s) from a ${report.format} file into ${shown(report.hooksJson)} (group${report.groups.length === 1 ? '' : 's'} ${report.groups.map((g) => JSON.stringify(g)).join(', ')}, dialect ${report.dialect})`,
+    `imported ${report.handlers} handler(s) from ${/^[aeiou]/.test(report.format) ? 'an' : 'a'} ${report.format} file into ${shown(report.hooksJson)} (group${report.groups.length === 1 ? '' : 's'} ${report.groups.map((g) => JSON.stringify(g)).join(', ')}, dialect ${report.dialect})`,
     ...report.copied.map((copy) => `  copied ${shown(copy.from)} → ${copy.to}`),
   ];
   if (report.notCarried.length > 0) {

@@ -12,7 +12,12 @@ import {
   resolveAllowlist,
 } from '../../../src/credentials/environment-credentials.js';
 import { MemoryCredentialRows } from '../../../src/credentials/rows.js';
-import { seal, secretKeyOf, unseal } from '../../../src/credentials/secret-key.js';
+import {
+  seal,
+  secretKeyOf,
+  secretKeyWarning,
+  unseal,
+} from '../../../src/credentials/secret-key.js';
 import { SqliteCredentialRows } from '../../../src/credentials/sqlite-rows.js';
 import { parseToolEnv } from '../../../src/environments/tool-env.js';
 import { HookboxError, httpStatusOf } from '../../../src/errors/index.js';
@@ -285,5 +290,17 @@ describe('the OpenAPI document', () => {
       'value',
       'headers',
     ]);
+  });
+});
+
+describe('the start-up warning of hookbox serve', () => {
+  it('says credentials are off without a usable HOOKBOX_SECRET_KEY, and nothing with one', () => {
+    expect(secretKeyWarning(undefined)).toMatch(
+      /^credentials are off: HOOKBOX_SECRET_KEY is not set/,
+    );
+    expect(secretKeyWarning('short')).toMatch(
+      /^credentials are off: HOOKBOX_SECRET_KEY is too short/,
+    );
+    expect(secretKeyWarning(randomBytes(32).toString('base64'))).toBeUndefined();
   });
 });

@@ -146,7 +146,11 @@ describe('parseNetworkOptions', () => {
       'network.allowlist[0].domian',
       /unknown field "domian" \(did you mean "domain"\?\)/,
     ],
-    [{ alowlist: [] }, 'network.alowlist', /unknown field "alowlist" \(did you mean "allowlist"\?\)/],
+    [
+      { alowlist: [] },
+      'network.alowlist',
+      /unknown field "alowlist" \(did you mean "allowlist"\?\)/,
+    ],
     ['open', 'network', /network must be "disabled"/],
   ])('refuses %j at %s', (raw, field, message) => {
     const error = refusal(() => parseNetworkOptions(raw));

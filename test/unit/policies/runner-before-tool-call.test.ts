@@ -95,7 +95,7 @@ describe('HookRunner.beforeToolCall: order and decisions', () => {
 
   it('a PolicyEnforcer with no matching rule has no opinion, so the next hook decides', async () => {
     const log: string[] = [];
-    const policy = new PolicyEnforcer({ rules: [deny('write_file')] });
+    const policy = new PolicyEnforcer({ name: 'no-writes', rules: [deny('write_file')] });
     const runner = new HookRunner([
       policy,
       gate('next', log, () => ({ decision: 'deny', reason: 'next said no' })),
@@ -103,11 +103,14 @@ describe('HookRunner.beforeToolCall: order and decisions', () => {
     const outcome = await runner.beforeToolCall(toolCallScope(), CALL);
     expect(log).toEqual(['next']);
     expect(outcome.reason).toBe('next said no');
+    // A policy is recorded under its own name, not the runner's "controller" group.
     expect(outcome.records[0]).toMatchObject({
-      handler: 'policy',
+      group: 'no-writes',
+      handler: 'no-writes',
       type: 'policy',
       outcome: 'allow',
     });
+    expect(outcome.records[1]).toMatchObject({ group: 'controller', handler: 'next' });
   });
 });
 

@@ -145,7 +145,12 @@ describe('the console acting for an operator', () => {
     // The audit log records the answer as the admin's, and the call ran.
     const records = readAuditLog(auditLogPath(home, paused.environment_id));
     expect(records).toContainEqual(
-      expect.objectContaining({ kind: 'approval', call_id: callId, status: 'approved', decided_by: 'ops' }),
+      expect.objectContaining({
+        kind: 'approval',
+        call_id: callId,
+        status: 'approved',
+        decided_by: 'ops',
+      }),
     );
     const ran = records.filter(
       (entry) => entry.kind === 'tool_call' && entry.call_id === callId,

@@ -19,6 +19,7 @@ import {
 import { testCommand } from './commands/test.js';
 import { validateCommand } from './commands/validate.js';
 import { processIo, type CliIo } from './io.js';
+import { RUNTIME_OPTION_HELP } from './runtime-option.js';
 
 function program(io: CliIo, setCode: (code: number) => void): Command {
   const root = new Command('hookbox')
@@ -47,10 +48,7 @@ function program(io: CliIo, setCode: (code: number) => void): Command {
     .option('--tool-timeout-ms <ms>', 'timeout of each tool call, in milliseconds (default 60000)')
     .option('--template <name>', 'the sandbox template (default, full, or one you built)')
     .option('--json', 'print the outcome(s) as JSON')
-    .option(
-      '--runtime <name>',
-      'OCI runtime of the sandboxes: runc, or runsc for gVisor (default runc)',
-    )
+    .option('--runtime <name>', RUNTIME_OPTION_HELP)
     .action(async (options) => setCode(await callCommand(options, io)));
 
   root
@@ -65,10 +63,7 @@ function program(io: CliIo, setCode: (code: number) => void): Command {
     .option('--template <name>', 'the sandbox template (default, full, or one you built)')
     .option('--vocabulary <id>', 'tool vocabulary: 2026-05 or 2026-09 (default 2026-09)')
     .option('--tool-timeout-ms <ms>', 'timeout of each tool call, in milliseconds (default 60000)')
-    .option(
-      '--runtime <name>',
-      'OCI runtime of the sandboxes: runc, or runsc for gVisor (default runc)',
-    )
+    .option('--runtime <name>', RUNTIME_OPTION_HELP)
     .action(async (options) => setCode(await mcpCommand(options, io)));
 
   root
@@ -86,10 +81,7 @@ function program(io: CliIo, setCode: (code: number) => void): Command {
       "keep each case's audit log in $HOOKBOX_HOME/audit (by default removed with its environment)",
     )
     .option('--json', 'print the results as JSON')
-    .option(
-      '--runtime <name>',
-      'OCI runtime of the sandboxes: runc, or runsc for gVisor (default runc)',
-    )
+    .option('--runtime <name>', RUNTIME_OPTION_HELP)
     .action(async (paths: string[], options) => setCode(await testCommand(paths, options, io)));
 
   root
@@ -235,10 +227,7 @@ function program(io: CliIo, setCode: (code: number) => void): Command {
       '--metrics-port <port>',
       'also serve GET /metrics with no key on 127.0.0.1 at this port (it is behind the keys on --port)',
     )
-    .option(
-      '--runtime <name>',
-      'OCI runtime of the sandboxes: runc, or runsc for gVisor (default runc)',
-    )
+    .option('--runtime <name>', RUNTIME_OPTION_HELP)
     .option(
       '--state-url <url>',
       'shared state in PostgreSQL (postgres://…) instead of a SQLite file',

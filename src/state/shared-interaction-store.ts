@@ -1,6 +1,7 @@
-import { interactionSchema, type Interaction, type Step } from '../interactions/schema.js';
+import type { Interaction, Step } from '../interactions/schema.js';
 import type { InteractionHead, InteractionStore } from '../interactions/store.js';
 import type { ControllerStateStore } from './store.js';
+import { parseStoredInteraction } from '../interactions/stored-upgrade.js';
 
 /**
  * Interactions in a {@link ControllerStateStore} (PostgreSQL): every replica reads what any replica
@@ -36,7 +37,7 @@ export class SharedInteractionStore implements InteractionStore {
 
   async get(id: string): Promise<Interaction | undefined> {
     const row = await this.state.interaction(id);
-    return row === undefined ? undefined : interactionSchema.parse(row.body);
+    return row === undefined ? undefined : parseStoredInteraction(row.body);
   }
 
   async remove(id: string): Promise<void> {

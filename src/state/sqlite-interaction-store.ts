@@ -1,6 +1,7 @@
-import { interactionSchema, type Interaction, type Step } from '../interactions/schema.js';
+import type { Interaction, Step } from '../interactions/schema.js';
 import type { InteractionHead, InteractionStore } from '../interactions/store.js';
 import type { StateStore } from './state-store.js';
+import { parseStoredInteraction } from '../interactions/stored-upgrade.js';
 
 /**
  * Interactions in the controller's state file, so they can be read after a restart. The row holds
@@ -47,7 +48,7 @@ export class SqliteInteractionStore implements InteractionStore {
     if (row === undefined) return undefined;
     const rows = this.state.interactionSteps(id);
     const inBody = Array.isArray(row.body.steps) ? (row.body.steps as unknown[]) : [];
-    return interactionSchema.parse({ ...row.body, steps: [...inBody, ...rows] });
+    return parseStoredInteraction({ ...row.body, steps: [...inBody, ...rows] });
   }
 
   async remove(id: string): Promise<void> {

@@ -19,6 +19,7 @@ import {
   snapshotInfoSchema,
   snapshotListSchema,
 } from '../snapshots/snapshot-schema.js';
+import { MCP_PATHS, MCP_SCHEMAS } from './openapi-mcp.js';
 
 const REF = (id: string) => `#/components/schemas/${id}`;
 
@@ -94,6 +95,7 @@ export function openApiDocument(options: {
     ),
     ...FILES_SCHEMAS,
     ...CREDENTIALS_SCHEMAS,
+    ...MCP_SCHEMAS,
   };
   const id = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
   return {
@@ -206,6 +208,7 @@ export function openApiDocument(options: {
       ...FILES_PATHS,
       ...SNAPSHOT_PATHS,
       ...CREDENTIALS_PATHS,
+      ...MCP_PATHS,
       '/healthz': {
         get: {
           summary: 'Liveness (no key needed)',

@@ -5,13 +5,13 @@ import type { InteractionService } from '../interactions/service.js';
 import type { WaitingApprovals } from '../mcp/waiting-approvals.js';
 
 /** The answer to a waiting call. */
-const answerSchema = z.strictObject({
+export const approvalAnswerSchema = z.strictObject({
   approve: z.boolean({ error: 'must be true (the call runs) or false (it is blocked)' }),
   reason: z.string({ error: 'must be a string' }).max(2000).optional(),
 });
 
-function answerOf(request: FastifyRequest): z.infer<typeof answerSchema> {
-  const parsed = answerSchema.safeParse(request.body ?? {});
+function answerOf(request: FastifyRequest): z.infer<typeof approvalAnswerSchema> {
+  const parsed = approvalAnswerSchema.safeParse(request.body ?? {});
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   if (issue.code === 'unrecognized_keys')

@@ -281,6 +281,7 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(document.paths['/v1beta/credentials/{id}']!).sort()).toEqual([
       'delete',
       'get',
+      'patch',
     ]);
     const credential = document.components.schemas.Credential!.properties!;
     expect(Object.keys(credential)).toContain('header_names');

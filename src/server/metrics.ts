@@ -5,7 +5,10 @@ import type { Controller } from '../environments/controller.js';
 import type { Observation } from '../record/observations.js';
 
 /** The statuses `hookbox_interactions_total` counts: every one but `in_progress`. */
-const ENDED_STATUSES = INTERACTION_STATUSES.filter((status) => status !== 'in_progress');
+/** The statuses `hookbox_interactions_total` counts: an interaction ended or paused (docs/console.md). */
+export const ENDED_STATUSES: readonly string[] = INTERACTION_STATUSES.filter(
+  (status) => status !== 'in_progress' && status !== 'queued',
+);
 
 /** Seconds buckets for hook runs: most gates take milliseconds; timeouts are whole seconds. */
 const HOOK_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -146,7 +149,7 @@ export class HookboxMetrics {
         this.environmentsDeleted.inc();
         return;
       case 'interaction':
-        if (observation.status !== 'in_progress')
+        if (ENDED_STATUSES.includes(observation.status))
           this.interactions.inc({ status: observation.status });
         return;
     }

@@ -107,7 +107,7 @@ describe('snapshots and forks over HTTP', () => {
     const results = restored.json.steps.filter(
       (step: { type: string }) => step.type === 'code_execution_result',
     );
-    expect(results[0].result.stdout).toBe(expected);
+    expect(results[0].structured_result.stdout).toBe(expected);
     expect(results[1].blocked).toBe(true);
 
     // Through the TS client: list, get, fork, delete.

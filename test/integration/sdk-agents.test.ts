@@ -143,8 +143,8 @@ made = client.agents.create(id="gated-py", base_agent="scripted",
 got = client.agents.get("gated-py")
 listed = client.agents.list()
 ran = client.interactions.create(agent="gated-py", input=[
-    {"type": "code_execution_call", "id": "p1", "arguments": {"code": "rm -rf /workspace", "language": "bash"}},
-    {"type": "code_execution_call", "id": "p2", "arguments": {"code": "echo py ok", "language": "bash"}}])
+    {"type": "code_execution_call", "id": "p1", "arguments": {"code": "import os; os.system('rm -rf /workspace')", "language": "python"}},
+    {"type": "code_execution_call", "id": "p2", "arguments": {"code": "print('py ok')", "language": "python"}}])
 client.agents.delete("gated-py")
 after = [a.id for a in (client.agents.list().agents or [])]
 print(json.dumps({"made": made.id, "base": got.base_agent, "listed": [a.id for a in listed.agents],
@@ -166,7 +166,7 @@ describe('bad agents', () => {
   it.each([
     [{ id: 'x1', base_agent: 'no-such-driver' }, 400, 'base_agent'],
     [{ id: 'Bad_ID', base_agent: 'scripted' }, 400, 'id'],
-    [{ id: 'tools-bad', base_agent: 'scripted', tools: [{ type: 'teleport' }] }, 400, 'tools'],
+    [{ id: 'tools-bad', base_agent: 'scripted', tools: 'all' }, 400, 'tools'],
     [
       { id: 'env-bad', base_agent: 'scripted', base_environment: { type: 'local' } },
       400,

@@ -61,6 +61,20 @@ export class Agents {
           },
         );
     }
+    // An id that names an agent hookbox runs itself would hide it from the tenant (docs/agents.md).
+    if (
+      await drivers.resolve(made.id).then(
+        () => true,
+        (error: unknown) => !(error instanceof UserError && error.code === 'invalid_argument'),
+      )
+    )
+      throw new UserError(
+        'invalid_argument',
+        `id: ${JSON.stringify(made.id)} names an agent hookbox runs itself; choose another`,
+        {
+          details: { field: 'id' },
+        },
+      );
     const id = rowIdOf(made.id, tenantOf(caller));
     if (await this.rows.get(id))
       throw new UserError('conflict', `id: agent ${JSON.stringify(made.id)} exists`, {

@@ -39,6 +39,8 @@ import {
 } from '../snapshots/controller-snapshots.js';
 import type { SnapshotRow } from '../snapshots/snapshot-rows.js';
 import { credentialsFor } from '../credentials/credentials-for.js';
+import { MemoryAgentRows } from '../agents/agent-rows.js';
+import { Agents } from '../agents/agents.js';
 import type { Credentials } from '../credentials/credentials.js';
 
 export type { ControllerOptions } from './controller-options.js';
@@ -77,6 +79,8 @@ export class Controller {
    * file or database when there is one, else in memory; always sealed with `HOOKBOX_SECRET_KEY`.
    */
   readonly credentials: Credentials;
+  /** Stored agents (docs/agents.md), kept where the credentials are. */
+  readonly agents: Agents;
 
   /** The `default` template's warm pool, when the controller has one. */
   get pool(): WarmPool | undefined {
@@ -105,6 +109,7 @@ export class Controller {
     this.templates = templates;
     this.state = state;
     this.credentials = credentialsFor(state, secretKey);
+    this.agents = new Agents(state?.agents ?? new MemoryAgentRows());
     this.identity = {
       id: newControllerId(),
       pid: process.pid,

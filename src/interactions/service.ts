@@ -69,6 +69,11 @@ export class InteractionService {
   /** What preparing and running an interaction need of the service. */
   private readonly parts: PrepareParts & RunParts;
 
+  /** The agents hookbox can run; a stored agent's `base_agent` must be one (docs/agents.md). */
+  get drivers(): DriverRegistry {
+    return this.parts.drivers;
+  }
+
   constructor(options: InteractionServiceOptions) {
     const settings = interactionSettingsFromEnv();
     this.controller = options.controller;
@@ -130,7 +135,8 @@ export class InteractionService {
   async prepare(body: unknown, caller?: Caller): Promise<PreparedInteraction> {
     if (this.closing)
       throw new SystemError('engine_unavailable', 'hookbox is shutting down', { retryable: true });
-    const request = parseInteractionRequest(body);
+    // An agent the caller stored runs as its definition says (docs/agents.md).
+    const request = parseInteractionRequest(await this.controller.agents.expand(body, caller));
     if (caller && this.tenantDisk) await this.tenantDisk.check(caller);
     const release = caller && this.quotas ? this.quotas.startInteraction(caller) : () => {};
     try {

@@ -16,6 +16,7 @@ import { HookboxMetrics } from './metrics.js';
 import { openApiDocument } from './openapi.js';
 import { registerEnvironmentRoutes } from './routes-environments.js';
 import { registerCredentialsRoutes } from './routes-credentials.js';
+import { registerAgentsRoutes } from './routes-agents.js';
 import { registerFilesRoutes } from './routes-files.js';
 import { registerInteractionRoutes } from './routes-interactions.js';
 import { registerMcpRoutes } from './routes-mcp.js';
@@ -253,6 +254,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     registerFilesRoutes(api, service);
     registerSnapshotRoutes(api, service);
     registerCredentialsRoutes(api, service);
+    registerAgentsRoutes(api, service);
     registerMcpRoutes(api, service, options.version);
 
     // Network modes (docs/environments.md): the body is what `environment.network` takes.

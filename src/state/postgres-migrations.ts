@@ -87,6 +87,16 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
     name: "the Gemini SDKs' credential types: type and public settings (docs/credentials.md)",
     sql: `ALTER TABLE credentials ADD COLUMN config JSONB;`,
   },
+  {
+    version: 8,
+    name: 'agents: stored definitions, per tenant (docs/agents.md)',
+    sql: `CREATE TABLE agents (
+        id TEXT PRIMARY KEY,
+        tenant TEXT,
+        created TIMESTAMPTZ NOT NULL,
+        body JSONB NOT NULL
+      );`,
+  },
 ];
 
 /** Any constant key for pg_advisory_xact_lock: "hookbox" in ASCII. */

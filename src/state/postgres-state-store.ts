@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { z } from 'zod';
 import { PostgresCredentialRows } from '../credentials/postgres-rows.js';
+import { PostgresAgentRows } from '../agents/agent-rows.js';
 import { UserError } from '../errors/index.js';
 import { MIGRATION_LOCK_KEY, MIGRATIONS } from './postgres-migrations.js';
 import { PostgresSnapshotRows } from '../snapshots/postgres-snapshot-rows.js';
@@ -74,6 +75,7 @@ export class PostgresStateStore implements ControllerStateStore {
     this.location = redactUrl(url);
     this.snapshots = new PostgresSnapshotRows(pool);
     this.credentials = new PostgresCredentialRows(pool);
+    this.agents = new PostgresAgentRows(pool);
     this.approvals = new PostgresApprovalStore(pool);
   }
 
@@ -84,6 +86,8 @@ export class PostgresStateStore implements ControllerStateStore {
   readonly snapshots: PostgresSnapshotRows;
   /** The credentials table, on this store's pool (docs/credentials.md). */
   readonly credentials: PostgresCredentialRows;
+  /** The agents table (docs/agents.md). */
+  readonly agents: PostgresAgentRows;
 
   static async open(
     url: string,

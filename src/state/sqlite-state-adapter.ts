@@ -2,6 +2,7 @@ import type { ControllerStateStore, EnvironmentRow, InteractionRow } from './sto
 import { StateStore } from './state-store.js';
 import { SqliteSnapshotRows } from '../snapshots/snapshot-rows.js';
 import { SqliteCredentialRows } from '../credentials/sqlite-rows.js';
+import { SqliteAgentRows } from '../agents/agent-rows.js';
 
 /** The SQLite state file behind the {@link ControllerStateStore} interface (one host, one controller). */
 export class SqliteStateAdapter implements ControllerStateStore {
@@ -12,7 +13,11 @@ export class SqliteStateAdapter implements ControllerStateStore {
     this.sqlite = new StateStore(path);
     this.snapshots = new SqliteSnapshotRows(path);
     this.credentials = new SqliteCredentialRows(path);
+    this.agents = new SqliteAgentRows(path);
   }
+
+  /** The agents' definitions (docs/agents.md), in a table of the same file. */
+  readonly agents: SqliteAgentRows;
 
   /** The snapshots' records (docs/environments.md, "Snapshots and forks"). */
   readonly snapshots: SqliteSnapshotRows;
@@ -66,6 +71,7 @@ export class SqliteStateAdapter implements ControllerStateStore {
   async close(): Promise<void> {
     this.snapshots.close();
     this.credentials.close();
+    this.agents.close();
     this.sqlite.close();
   }
 }

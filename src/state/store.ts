@@ -1,6 +1,7 @@
 import type { EnvironmentRow, InteractionRow } from './state-store.js';
 
 import type { CredentialRows } from '../credentials/rows.js';
+import type { AgentRows } from '../agents/agent-rows.js';
 import type { ApprovalStore } from '../interactions/approval-store.js';
 import type { SnapshotRows } from '../snapshots/snapshot-rows.js';
 
@@ -31,6 +32,8 @@ export interface ControllerStateStore {
   readonly snapshots?: SnapshotRows;
   /** The stored credentials' rows, sealed (docs/credentials.md); optional for stand-ins. */
   readonly credentials?: CredentialRows;
+  /** The stored agents' definitions (docs/agents.md); optional for stand-ins. */
+  readonly agents?: AgentRows;
   /**
    * Pending and cached approvals (docs/dialects.md, "ask"), where the state is shared; a SQLite
    * file keeps them through its own connection (src/state/sqlite-approval-store.ts).

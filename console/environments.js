@@ -188,6 +188,7 @@ export function EnvironmentPage({ id, tick, onUnauthenticated }) {
   return html`
     <p class="crumbs"><a href="#/environments">Environments</a> ›</p>
     <h1 tabindex="-1"><code>${id}</code></h1>
+    <p><a href=${`#/audit/${encodeURIComponent(id)}`} class="audit-link">Audit log</a></p>
     ${
       gone
         ? html`<p class="notice" role="status">

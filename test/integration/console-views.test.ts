@@ -155,6 +155,22 @@ describe('the console views of what hookbox keeps', () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it("filters an environment's calls by outcome and tool", async () => {
+    await open(`#/environments/${environmentId}`, 'Calls, newest first');
+    await page.waitForSelector('#call-outcome');
+    const items = () => page.$$eval('ol.timeline > li', (list) => list.length);
+    expect(await items()).toBe(1);
+    await page.select('#call-outcome', 'blocked');
+    await page.waitForFunction(() => document.body.innerText.includes('No call matches'));
+    expect(await items()).toBe(0);
+    await page.select('#call-outcome', '');
+    await page.select('#call-tool', 'code_execution');
+    await page.waitForSelector('ol.timeline > li');
+    expect(await items()).toBe(1);
+    await page.type('#call-search', 'no-such-text');
+    await page.waitForFunction(() => document.body.innerText.includes('No call matches'));
+  });
+
   it('answers 404 for an audit log that does not exist (and never reads a path from the id)', async () => {
     const response = await fetch(`${server.url}/console/api/environments/..%2F..%2Fetc/audit`, {
       headers: { 'x-goog-api-key': ADMIN_KEY },

@@ -26,6 +26,7 @@ const OWN_FILES = [
   'approvals.js',
   'resources.js',
   'audit.js',
+  'call-filters.js',
   'style.css',
 ];
 const VENDOR_FILES: Record<string, string> = {

@@ -2,11 +2,13 @@
 import { render } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api, openEvents, session } from './api.js';
+import { AuditPage } from './audit.js';
 import { EgressPage } from './egress.js';
 import { EnvironmentPage, EnvironmentsPage } from './environments.js';
 import { html } from './format.js';
 import { GateHealthPage } from './health.js';
 import { InteractionPage, InteractionsPage } from './interactions.js';
+import { CredentialsPage, SnapshotsPage, TemplatesPage } from './resources.js';
 import { SignIn } from './sign-in.js';
 
 const NAV = [
@@ -14,6 +16,9 @@ const NAV = [
   ['#/interactions', 'Interactions'],
   ['#/gates', 'Gate health'],
   ['#/egress', 'Egress'],
+  ['#/snapshots', 'Snapshots'],
+  ['#/credentials', 'Credentials'],
+  ['#/templates', 'Templates'],
 ];
 
 function parseRoute(hash) {
@@ -77,6 +82,10 @@ function Shell({ keyed, onSignOut, onUnauthenticated }) {
     page = html`<${InteractionPage} ...${props} />`;
   else if (route.page === 'interactions') page = html`<${InteractionsPage} ...${props} />`;
   else if (route.page === 'gates') page = html`<${GateHealthPage} ...${props} />`;
+  else if (route.page === 'audit' && route.id) page = html`<${AuditPage} ...${props} />`;
+  else if (route.page === 'snapshots') page = html`<${SnapshotsPage} ...${props} />`;
+  else if (route.page === 'credentials') page = html`<${CredentialsPage} ...${props} />`;
+  else if (route.page === 'templates') page = html`<${TemplatesPage} ...${props} />`;
   else if (route.page === 'egress') page = html`<${EgressPage} ...${props} />`;
   else page = html`<${EnvironmentsPage} ...${props} />`;
   return html`

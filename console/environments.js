@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, ApiError, useApi } from './api.js';
 import { ago, Badge, Cell, clock, html, ms, shortId } from './format.js';
 import { WaitingApprovals } from './approvals.js';
+import { CallFilters, callMatches, NO_CALL_FILTERS } from './call-filters.js';
 import { CallTimeline } from './interactions.js';
 
 /** Delete with a second, explicit confirmation (no browser dialog: it works with any input). */
@@ -185,9 +186,12 @@ export function EnvironmentPage({ id, tick, onUnauthenticated }) {
   const path = `/console/api/environments/${encodeURIComponent(id)}`;
   const { data, error } = useApi(path, [tick], onUnauthenticated);
   const gone = error instanceof ApiError && error.status === 404;
+  const [filters, setFilters] = useState(NO_CALL_FILTERS);
+  const calls = data ? data.calls.filter((call) => callMatches(call, filters)) : [];
   return html`
     <p class="crumbs"><a href="#/environments">Environments</a> ›</p>
     <h1 tabindex="-1"><code>${id}</code></h1>
+    <p><a href=${`#/audit/${encodeURIComponent(id)}`} class="audit-link">Audit log</a></p>
     ${
       gone
         ? html`<p class="notice" role="status">
@@ -265,9 +269,18 @@ export function EnvironmentPage({ id, tick, onUnauthenticated }) {
         ${
           data.calls.length === 0
             ? html`<p class="empty">No calls yet.</p>`
-            : html`<ol class="timeline" aria-label="Calls">
-                ${data.calls.map((call) => html`<${CallTimeline} key=${call.call_id} call=${call} />`)}
-              </ol>`
+            : html`<${CallFilters}
+                  calls=${data.calls}
+                  filters=${filters}
+                  setFilters=${setFilters}
+                />
+                ${
+                  calls.length === 0
+                    ? html`<p class="empty">No call matches the filters.</p>`
+                    : html`<ol class="timeline" aria-label="Calls">
+                        ${calls.map((call) => html`<${CallTimeline} key=${call.call_id} call=${call} />`)}
+                      </ol>`
+                }`
         }
       `
     }

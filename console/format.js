@@ -37,3 +37,17 @@ export function Cell({ label, children }) {
 }
 
 export const shortId = (id) => (id && id.length > 14 ? `${id.slice(0, 12)}…` : id);
+
+/** A result's text: a string as it is, stdout/stderr/output fields as text, anything else as JSON. */
+export function outputText(result) {
+  if (result === undefined || result === null) return '';
+  if (typeof result === 'string') return result;
+  const texts = ['output', 'stdout', 'stderr', 'content', 'text', 'error']
+    .filter((field) => typeof result[field] === 'string' && result[field] !== '')
+    .map(
+      (field) =>
+        (field === 'output' || field === 'content' || field === 'text' ? '' : `${field}:\n`) +
+        result[field],
+    );
+  return texts.length > 0 ? texts.join('\n') : JSON.stringify(result, null, 2);
+}

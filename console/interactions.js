@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError, useApi } from './api.js';
-import { ago, Badge, Cell, clock, html, ms, shortId } from './format.js';
+import { ago, Badge, Cell, clock, html, ms, outputText, shortId } from './format.js';
 
 /** Every hook run of a call: group, event, outcome, reason, duration. A deny is highlighted. */
 export function HookRuns({ hooks }) {
@@ -87,7 +87,7 @@ function Step({ step }) {
     case 'function_result': {
       // A code_execution_result's `result` is its text; the object (exit code and all) is beside it.
       const shown = step.structured_result ?? step.result;
-      const result = typeof shown === 'string' ? shown : JSON.stringify(shown, null, 2);
+      const result = outputText(shown);
       return html`<li class=${step.blocked ? 'step denied' : 'step'}>
         <div class="step-head">
           Result

@@ -86,6 +86,8 @@ export async function reattachEnvironment(host: Reattaching, row: EnvironmentRow
     // Idle since its last use before the restart: the TTL counts from there.
     const lastUsed = Date.parse(row.last_used);
     if (Number.isFinite(lastUsed)) environment.lastUsedAt = lastUsed;
+    const created = Date.parse(row.created);
+    if (Number.isFinite(created)) environment.createdAt = created;
     environment.recordEvent('reattached');
     host.observers.emit({
       kind: 'environment_created',

@@ -51,6 +51,11 @@ export class Environment {
   private readonly queue = new SerialQueue();
   /** When a call last started (ms since the epoch); idle-expiry goes by it. */
   lastUsedAt = Date.now();
+  /**
+   * When it was made (ms since the epoch): for one re-attached after a restart, its original
+   * creation, so its age survives the restart (docs/console.md, "Pages").
+   */
+  createdAt = Date.now();
   private readonly handlers: SandboxHandlers;
   private deleted = false;
   /** The environment level of the controller hooks' context store. */

@@ -45,6 +45,16 @@ export class WarmPool {
     return this.ready.length;
   }
 
+  /** How many it keeps ready when full (the console shows it next to `size`). */
+  get target(): number {
+    return this.options.size;
+  }
+
+  /** How many are being created right now. */
+  get starting(): number {
+    return this.filling;
+  }
+
   /** Starts (or continues) filling up to the configured size. */
   refill(): void {
     const concurrency = this.options.refillConcurrency ?? 2;

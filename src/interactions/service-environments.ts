@@ -141,7 +141,8 @@ export class ServiceEnvironments {
       ...(lost !== undefined ? { lost_reason: lost } : {}),
       vocabulary: environment.vocabulary,
       hook_groups: environment.hooksConfig.groups.map((group) => group.name),
-      created: new Date(lease.created).toISOString(),
+      // The environment's own creation time: a re-attached one keeps its age across a restart.
+      created: new Date(Math.min(environment.createdAt, lease.created)).toISOString(),
       last_active: new Date(lease.lastActive).toISOString(),
       expires_at: expires === undefined ? null : new Date(expires).toISOString(),
       tenant: environment.tenant,

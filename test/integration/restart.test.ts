@@ -35,9 +35,12 @@ describe('a controller killed with kill -9, then restarted', () => {
     });
     expect(environmentId).toMatch(/^env_/);
     const before = readAuditLog(auditLogPath(dir, environmentId));
+    // A restart a measurable time later, so the original age and the restart's differ.
+    await new Promise((done) => setTimeout(done, 1500));
     child.kill('SIGKILL');
     await new Promise((done) => child.once('exit', done));
 
+    const restartedAt = Date.now();
     const controller = await Controller.start({
       stateFile,
       home: dir,
@@ -46,6 +49,8 @@ describe('a controller killed with kill -9, then restarted', () => {
     });
     try {
       const environment = controller.getEnvironment(environmentId);
+      // Its age is its original one, not the restart's (docs/console.md, "Pages").
+      expect(environment.createdAt).toBeLessThan(restartedAt - 1000);
       expect(
         (await environment.call({ name: 'read_file', args: { path: 'kept.txt' } })).result,
       ).toEqual({ content: 'survives' });

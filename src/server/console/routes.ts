@@ -8,6 +8,7 @@ import { packageRoot } from '../../paths.js';
 import type { Observation } from '../../record/observations.js';
 import { EVENT_STREAM_HEADERS } from '../event-stream.js';
 import { Activity } from './activity.js';
+import { registerConsoleResources } from './resources.js';
 
 /**
  * The console's own files (console/ at the package root) and the UI library, straight from
@@ -23,6 +24,9 @@ const OWN_FILES = [
   'health.js',
   'egress.js',
   'approvals.js',
+  'resources.js',
+  'audit.js',
+  'call-filters.js',
   'style.css',
 ];
 const VENDOR_FILES: Record<string, string> = {
@@ -199,6 +203,8 @@ export function registerConsole(app: FastifyInstance, service: InteractionServic
   app.get('/console/api/interactions', async () => ({
     interactions: activity.recentInteractions(),
   }));
+
+  registerConsoleResources(app, service);
 
   app.get('/console/api/gate-health', async () => activity.gateHealth());
 

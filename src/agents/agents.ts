@@ -11,7 +11,7 @@ import type { AgentRow, AgentRows } from './agent-rows.js';
 /** An id a client chooses: lowercase letters, digits and hyphens, starting with a letter. */
 const AGENT_ID = /^[a-z][a-z0-9-]{0,62}$/;
 
-const agentSchema = z.strictObject({
+export const agentSchema = z.strictObject({
   id: z.string().regex(AGENT_ID, {
     error: 'must be 1-63 lowercase letters, digits or hyphens, starting with a letter',
   }),

@@ -1,7 +1,8 @@
-// The OpenAPI document's MCP, MCP-approval and resumable-upload endpoints (docs/mcp.md;
-// docs/environments.md, "Files through the SDKs"). MCP's own messages are JSON-RPC, described by the
-// MCP specification rather than here.
+// The OpenAPI document's agents, MCP, MCP-approval and resumable-upload endpoints (docs/agents.md;
+// docs/mcp.md; docs/environments.md, "Files through the SDKs"). MCP's own messages are JSON-RPC,
+// described by the MCP specification rather than here.
 import { z } from 'zod';
+import { agentSchema } from '../agents/agents.js';
 import { approvalAnswerSchema } from './routes-approvals.js';
 
 const REF = (id: string) => `#/components/schemas/${id}`;
@@ -17,14 +18,17 @@ const errors = {
 };
 const id = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
 
+function componentOf(schema: z.ZodType): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    ...z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }),
+  };
+  delete out.$schema;
+  return out;
+}
+
 export const MCP_SCHEMAS: Record<string, unknown> = {
-  ApprovalAnswer: (() => {
-    const schema: Record<string, unknown> = {
-      ...z.toJSONSchema(approvalAnswerSchema, { io: 'input' }),
-    };
-    delete schema.$schema;
-    return schema;
-  })(),
+  ApprovalAnswer: componentOf(approvalAnswerSchema),
+  AgentRequest: componentOf(agentSchema),
 };
 
 const mcpOperations = (summary: string, parameters: unknown[]) => ({
@@ -46,6 +50,34 @@ const mcpOperations = (summary: string, parameters: unknown[]) => ({
 });
 
 export const MCP_PATHS: Record<string, unknown> = {
+  '/v1beta/agents': {
+    post: {
+      summary:
+        'Store an agent: a base agent, a base environment (its gates), instructions and tools',
+      requestBody: { required: true, content: json('AgentRequest') },
+      responses: {
+        '201': { description: 'Stored: the agent, with `created`' },
+        '409': { description: 'The tenant has an agent with that id', content: json('Error') },
+        ...errors,
+      },
+    },
+    get: {
+      summary: "The caller's agents, paged (`page_size`, `page_token`)",
+      responses: { '200': { description: '`{"agents": [...], "next_page_token"?}`' }, ...errors },
+    },
+  },
+  '/v1beta/agents/{id}': {
+    get: {
+      summary: 'One agent',
+      parameters: [id],
+      responses: { '200': { description: 'The agent' }, ...errors },
+    },
+    delete: {
+      summary: 'Delete an agent',
+      parameters: [id],
+      responses: { '200': { description: 'Deleted: `{}`' }, ...errors },
+    },
+  },
   '/v1beta/environments/{id}/mcp': mcpOperations('An existing environment over MCP', [id]),
   '/v1beta/mcp': mcpOperations(
     'A new environment per MCP session, from `?agent=…&template=…&snapshot_id=…&vocabulary=…` and the `x-hookbox-sources` header',

@@ -70,9 +70,10 @@ const call = (code: string) => ({
   arguments: { code, language: 'bash' },
 });
 const approval = (call_id: string) => ({ type: 'approval' as const, call_id, approve: true });
-type Step = { type: string; blocked?: boolean; result?: { stdout?: string } };
+type Step = { type: string; blocked?: boolean; structured_result?: { stdout?: string } | null };
 const stdoutOf = (steps: unknown) =>
-  (steps as Step[]).filter((step) => step.type === 'code_execution_result').at(-1)?.result?.stdout;
+  (steps as Step[]).filter((step) => step.type === 'code_execution_result').at(-1)
+    ?.structured_result?.stdout;
 
 describe('approvals with --state-url', () => {
   it('a second replica answers a pending approval; a restart keeps one; a remembered approval holds everywhere', async () => {

@@ -2,47 +2,22 @@
 // (docs/kubernetes.md, Several replicas; docs/dialects.md, "ask"): a second replica sees the pending
 // approval and takes the answer, a remembered approval holds on every replica, and a `kill -9` of
 // the replica that asked loses nothing. Real PostgreSQL, real `hookbox serve` processes, real gates.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Hookbox } from '../../src/client/index.js';
-import { freePort, startPostgres, type Postgres } from './postgres.js';
+import { freePort } from './postgres.js';
+import { startReplicas, type Replicas } from './replicas.js';
 
 const KEY = 'approvals-pg-test-key';
-const children: ChildProcess[] = [];
-let database: Postgres;
+let replicas: Replicas;
 
 beforeAll(async () => {
-  database = await startPostgres();
+  replicas = await startReplicas(KEY);
 });
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-  await database?.stop();
+  await replicas?.stop();
 });
 
-async function serve(port: number): Promise<ChildProcess> {
-  const home = mkdtempSync(join(tmpdir(), 'hookbox-approvals-pg-'));
-  const child = spawn(
-    'node',
-    [resolve('bin/hookbox.js'), 'serve', '--port', String(port), '--state-url', database.url],
-    {
-      env: { ...process.env, HOOKBOX_API_KEYS: KEY, HOOKBOX_HOME: home, HOOKBOX_LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
-  children.push(child);
-  await new Promise<void>((done, fail) => {
-    createInterface({ input: child.stderr! }).on(
-      'line',
-      (line) => line.includes('listening on') && done(),
-    );
-    child.once('exit', (code) => fail(new Error(`hookbox serve exited ${code}`)));
-  });
-  return child;
-}
+const serve = (port: number) => replicas.serve(port);
 
 const ASK_GATE = `import json, sys
 code = json.load(sys.stdin)["tool_call"]["args"].get("code", "")

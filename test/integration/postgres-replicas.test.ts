@@ -1,47 +1,22 @@
 // Two `hookbox serve` replicas on one PostgreSQL (real engine, real server): an interaction made on
 // one is read on the other; a call for an environment made by replica A succeeds through replica B;
 // after `kill -9` of A, B still serves A's environments (docs/kubernetes.md, Several replicas).
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Hookbox } from '../../src/client/index.js';
-import { freePort, startPostgres, type Postgres } from './postgres.js';
+import { freePort } from './postgres.js';
+import { startReplicas, type Replicas } from './replicas.js';
 
 const KEY = 'replicas-test-key';
-const children: ChildProcess[] = [];
-let server: Postgres;
+let replicas: Replicas;
 
 beforeAll(async () => {
-  server = await startPostgres();
+  replicas = await startReplicas(KEY);
 });
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-  await server?.stop();
+  await replicas?.stop();
 });
 
-async function serve(port: number): Promise<ChildProcess> {
-  const home = mkdtempSync(join(tmpdir(), 'hookbox-replica-'));
-  const child = spawn(
-    'node',
-    [resolve('bin/hookbox.js'), 'serve', '--port', String(port), '--state-url', server.url],
-    {
-      env: { ...process.env, HOOKBOX_API_KEYS: KEY, HOOKBOX_HOME: home, HOOKBOX_LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
-  children.push(child);
-  await new Promise<void>((done, fail) => {
-    createInterface({ input: child.stderr! }).on(
-      'line',
-      (line) => line.includes('listening on') && done(),
-    );
-    child.once('exit', (code) => fail(new Error(`hookbox serve exited ${code}`)));
-  });
-  return child;
-}
+const serve = (port: number) => replicas.serve(port);
 
 const readFile = (path: string) => ({
   agent: 'scripted' as const,

@@ -9,23 +9,22 @@ import { startServer, type RunningServer } from '../../src/server/index.js';
 
 export const API_KEY = 'api-helpers-test-key';
 
+/** A real server on a loopback port with these plain keys (each its own tenant), its own home. */
+export async function startTestServer(apiKeys: readonly string[]): Promise<RunningServer> {
+  const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'silent' });
+  const controller = await Controller.start({
+    home: mkdtempSync(join(tmpdir(), 'hookbox-api-')),
+    logger,
+    startEngine: false,
+  });
+  return startServer({ host: '127.0.0.1', port: 0, apiKeys: [...apiKeys], logger, controller });
+}
+
 /** One server per test file, closed at the end (its environments deleted). */
 export function useServer(): () => RunningServer {
   let server: RunningServer | undefined;
   beforeAll(async () => {
-    const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'silent' });
-    const controller = await Controller.start({
-      home: mkdtempSync(join(tmpdir(), 'hookbox-api-')),
-      logger,
-      startEngine: false,
-    });
-    server = await startServer({
-      host: '127.0.0.1',
-      port: 0,
-      apiKeys: [API_KEY],
-      logger,
-      controller,
-    });
+    server = await startTestServer([API_KEY]);
   });
   afterAll(async () => {
     await server?.close();

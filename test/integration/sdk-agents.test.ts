@@ -2,15 +2,10 @@
 // `hookbox serve` with real containers: create/get/list/delete, another tenant's key gets 404,
 // bad input is a 4xx naming the field, and an interaction with the agent's id runs in a fresh
 // environment made from its base environment, behind that environment's gates (docs/agents.md).
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Controller } from '../../src/environments/controller.js';
-import { createLogger } from '../../src/record/logger.js';
-import { startServer, type RunningServer } from '../../src/server/index.js';
+import { type RunningServer } from '../../src/server/index.js';
 import { apiErrorOf } from './api-error.js';
-import { fetchJson } from './api-helpers.js';
+import { fetchJson, startTestServer } from './api-helpers.js';
 import { jsClient, runPython, SECURITY_GATE_SOURCES } from './sdk-helpers.js';
 
 const KEY = 'sdk-agents-key';
@@ -18,19 +13,7 @@ const OTHER = 'sdk-agents-other-key';
 let server: RunningServer;
 
 beforeAll(async () => {
-  const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'silent' });
-  const controller = await Controller.start({
-    home: mkdtempSync(join(tmpdir(), 'hookbox-sdk-agents-')),
-    logger,
-    startEngine: false,
-  });
-  server = await startServer({
-    host: '127.0.0.1',
-    port: 0,
-    apiKeys: [KEY, OTHER],
-    logger,
-    controller,
-  });
+  server = await startTestServer([KEY, OTHER]);
 });
 afterAll(async () => {
   await server?.close();

@@ -2,16 +2,11 @@
 // `hookbox serve`: create with sources (text and base64), env and network; get; list with paging;
 // fork with from_environment; delete; another tenant's key gets 404; bad input is a 400 naming the
 // field (docs/environments.md, "Environments as a resource").
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Controller } from '../../src/environments/controller.js';
-import { createLogger } from '../../src/record/logger.js';
-import { startServer, type RunningServer } from '../../src/server/index.js';
+import { type RunningServer } from '../../src/server/index.js';
 import { codeCall } from '../unit/interactions/gemini-requests.js';
 import { apiErrorOf } from './api-error.js';
-import { fetchJson } from './api-helpers.js';
+import { fetchJson, startTestServer } from './api-helpers.js';
 import { jsClient, runPython } from './sdk-helpers.js';
 
 const KEY = 'sdk-env-key';
@@ -19,19 +14,7 @@ const OTHER = 'sdk-env-other-key';
 let server: RunningServer;
 
 beforeAll(async () => {
-  const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'silent' });
-  const controller = await Controller.start({
-    home: mkdtempSync(join(tmpdir(), 'hookbox-sdk-env-')),
-    logger,
-    startEngine: false,
-  });
-  server = await startServer({
-    host: '127.0.0.1',
-    port: 0,
-    apiKeys: [KEY, OTHER],
-    logger,
-    controller,
-  });
+  server = await startTestServer([KEY, OTHER]);
 });
 afterAll(async () => {
   await server?.close();

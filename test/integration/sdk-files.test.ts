@@ -4,16 +4,11 @@
 // bytes; the resumable protocol's own refusals (a chunk at the wrong offset loses nothing); another
 // tenant's environment is a 404 (docs/environments.md, "Files through the SDKs").
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { pack } from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Controller } from '../../src/environments/controller.js';
-import { createLogger } from '../../src/record/logger.js';
-import { startServer, type RunningServer } from '../../src/server/index.js';
+import { type RunningServer } from '../../src/server/index.js';
 import { apiErrorOf } from './api-error.js';
-import { fetchJson } from './api-helpers.js';
+import { fetchJson, startTestServer } from './api-helpers.js';
 import { jsClient } from './sdk-helpers.js';
 
 const KEY = 'sdk-files-key';
@@ -22,19 +17,7 @@ let server: RunningServer;
 let environmentId: string;
 
 beforeAll(async () => {
-  const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'silent' });
-  const controller = await Controller.start({
-    home: mkdtempSync(join(tmpdir(), 'hookbox-sdk-files-')),
-    logger,
-    startEngine: false,
-  });
-  server = await startServer({
-    host: '127.0.0.1',
-    port: 0,
-    apiKeys: [KEY, OTHER],
-    logger,
-    controller,
-  });
+  server = await startTestServer([KEY, OTHER]);
   const made = await fetchJson(
     server,
     'POST',

@@ -20,11 +20,15 @@ import {
 } from '../../../src/tools/registry.js';
 import type { ToolCall } from '../../../src/tools/types.js';
 import { Observers } from '../../../src/record/observations.js';
+import { MemoryAgentRows } from '../../../src/agents/agent-rows.js';
+import { Agents } from '../../../src/agents/agents.js';
 
 let counter = 0;
 
 /** An environment with no container: `rm -rf` is denied by a fake gate, anything else "runs". */
 export class FakeEnvironment {
+  /** When it was made, as Environment.createdAt (ms since the epoch). */
+  createdAt = Date.now();
   readonly calls: ToolCall[] = [];
   readonly added: PlacedSource[] = [];
   hooksConfig = { groups: [{ name: 'fake-gate' }] };
@@ -94,6 +98,8 @@ export class FakeEnvironment {
 /** A controller whose environments are {@link FakeEnvironment}s. */
 export class FakeController {
   readonly environments = new Map<string, FakeEnvironment>();
+  /** Stored agents (docs/agents.md), in memory like a stateless controller's. */
+  readonly agents = new Agents(new MemoryAgentRows());
   created = 0;
   hookRunner: HookRunner | undefined;
   /** Where the service reports interactions (src/record/observations.ts). */

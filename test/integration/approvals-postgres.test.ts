@@ -108,11 +108,16 @@ describe('approvals with --state-url', () => {
       status: 'requires_action',
       pending_approvals: [{ status: 'pending' }],
     });
-    const resumed = await clientA.interactions.create({
+    // The answer goes to the replica that holds the environment now: B may have taken it on
+    // after A died, or the restarted A re-attached it (docs/kubernetes.md, Several replicas).
+    const answer = {
       agent: 'scripted',
       previous_interaction_id: waiting.id,
       input: [approval(waiting.pending_approvals![0]!.call_id)],
-    });
+    };
+    const resumed = await clientA.interactions
+      .create(answer)
+      .catch(() => clientB.interactions.create(answer));
     expect(resumed.status).toBe('completed');
     expect(stdoutOf(resumed.steps)).toBe('ask-before-restart\n');
     await clientB.environments.delete(environment);

@@ -2,7 +2,7 @@ import { decidePost, undecided, type HandlerRun, type PreDecision } from '../dec
 import { jsonObject, raw, text } from './answer-json.js';
 import { sessionIdOf } from './claude-code.js';
 import { failedRun, resultText } from './payload-parts.js';
-import { renamedVocabulary } from './renamed-tools.js';
+import { EDITOR_FIELDS, renamedVocabulary } from './renamed-tools.js';
 import type { Dialect, DialectCallContext, HandlerTerms } from './types.js';
 
 /**
@@ -23,15 +23,7 @@ export const openHandsTools = renamedVocabulary({
     Glob: 'glob',
     Grep: 'grep',
   },
-  fields: {
-    Bash: { command: 'command' },
-    Read: { file_path: 'path' },
-    Write: { file_path: 'path', content: 'file_text' },
-    Edit: { file_path: 'path', old_string: 'old_str', new_string: 'new_str' },
-    LS: { path: 'path' },
-    Glob: { pattern: 'pattern', path: 'path' },
-    Grep: { pattern: 'pattern', path: 'path' },
-  },
+  fields: EDITOR_FIELDS,
   fixed: {
     Read: { command: 'view' },
     Write: { command: 'create' },

@@ -18,6 +18,21 @@ export interface Renaming {
 
 type Args = Record<string, unknown>;
 
+/**
+ * Claude Code's argument names as the str_replace-editor family of tools names them (`path`,
+ * `file_text`, `old_str`, `new_str`), which Copilot's and OpenHands' tools both take
+ * (docs/agent-dialects.md).
+ */
+export const EDITOR_FIELDS: Renaming['fields'] = {
+  Bash: { command: 'command' },
+  Read: { file_path: 'path' },
+  Write: { file_path: 'path', content: 'file_text' },
+  Edit: { file_path: 'path', old_string: 'old_str', new_string: 'new_str' },
+  LS: { path: 'path' },
+  Glob: { pattern: 'pattern', path: 'path' },
+  Grep: { pattern: 'pattern', path: 'path' },
+};
+
 export function renamedVocabulary(renaming: Renaming) {
   const show = (call: ToolCall): ForeignCall => {
     const claude = toClaudeCode(call);

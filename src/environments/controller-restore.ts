@@ -104,3 +104,22 @@ export async function reattachEnvironment(host: Reattaching, row: EnvironmentRow
     );
   }
 }
+
+/**
+ * Re-attaches listed environments for one controller, each once at a time however many requests
+ * name it together (docs/kubernetes.md, Several replicas).
+ */
+export class Reattacher {
+  private readonly underway = new Map<string, Promise<void>>();
+  constructor(private readonly host: () => Reattaching) {}
+
+  /** Re-attaches one listed environment; one whose container is gone is forgotten. */
+  reattach(row: EnvironmentRow): Promise<void> {
+    let pending = this.underway.get(row.id);
+    if (!pending) {
+      pending = reattachEnvironment(this.host(), row).finally(() => this.underway.delete(row.id));
+      this.underway.set(row.id, pending);
+    }
+    return pending;
+  }
+}

@@ -15,7 +15,7 @@ import type { HooksConfig } from '../config/hooks-config.js';
 import { Environment } from './environment.js';
 import type { EnvironmentOptions } from './environment-options.js';
 import { PostgresStateStore } from '../state/postgres-state-store.js';
-import type { ControllerStateStore, EnvironmentRow } from '../state/store.js';
+import type { ControllerStateStore } from '../state/store.js';
 import { LABEL_CONTROLLER } from '../sandbox/labels.js';
 import { reapOrphans } from './reaper.js';
 import { WarmPool, type WarmPoolOptions } from './warm-pool.js';
@@ -23,7 +23,7 @@ import { Observers } from '../record/observations.js';
 import { newControllerId, newEnvironmentId } from './ids.js';
 import { DEFAULT_TEMPLATE } from '../templates/template-image.js';
 import { defaultRuntime, type ControllerOptions } from './controller-options.js';
-import { reattachEnvironment } from './controller-restore.js';
+import { Reattacher } from './controller-restore.js';
 import { makeSandbox } from './controller-sandboxes.js';
 import { KnownRuntimes } from '../sandbox/known-runtimes.js';
 import { prepare } from './controller-start.js';
@@ -198,7 +198,7 @@ export class Controller {
   private async restore(): Promise<void> {
     // Shared state: the other replicas' environments are adopted when a request names them.
     if (this.state!.shared) return;
-    for (const row of await this.state!.environments()) await this.reattachRow(row);
+    for (const row of await this.state!.environments()) await this.reattacher.reattach(row);
   }
 
   /**
@@ -211,31 +211,18 @@ export class Controller {
     if (live) return live;
     const row = await this.state?.environment(id);
     if (!row) return undefined;
-    let adopting = this.adopting.get(id);
-    if (!adopting) {
-      adopting = this.reattachRow(row).finally(() => this.adopting.delete(id));
-      this.adopting.set(id, adopting);
-    }
-    await adopting;
+    await this.reattacher.reattach(row);
     return this.environments.get(id);
   }
 
-  /** Adoptions under way, so two requests for one environment attach once. */
-  private readonly adopting = new Map<string, Promise<void>>();
-
-  /** Re-attaches to one listed environment; one whose container is gone is forgotten. */
-  private reattachRow(row: EnvironmentRow): Promise<void> {
-    return reattachEnvironment(
-      {
-        client: this.client,
-        logger: this.logger,
-        state: this.state!,
-        observers: this.observers,
-        adopt: (...args) => this.adopt(...args),
-      },
-      row,
-    );
-  }
+  /** Re-attaches listed environments (controller-restore.ts). */
+  private readonly reattacher = new Reattacher(() => ({
+    client: this.client,
+    logger: this.logger,
+    state: this.state!,
+    observers: this.observers,
+    adopt: (...args) => this.adopt(...args),
+  }));
 
   /**
    * Makes an environment. Sources and hooks.json are validated before any container is made; a

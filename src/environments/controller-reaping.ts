@@ -35,9 +35,11 @@ export async function reapLeftovers({
   auditRetention,
 }: Leftovers): Promise<void> {
   const listed = new Set((await state?.environments())?.map((row) => row.id));
+  // Replicas of one database judge its resources by its listing (docs/operations.md, Orphans).
+  const ownDatabase = state?.shared ? state.location : undefined;
   const reaped = await reapOrphans(client, (labels) => {
     const environmentId = labels[LABEL_ENVIRONMENT] ?? '';
-    return !listed.has(environmentId) && ownerGone(labels);
+    return !listed.has(environmentId) && ownerGone(labels, ownDatabase);
   });
   const socketFolders = await reapSocketFolders(client, socketRootOf(home, socketDir));
   const disks = await reapWorkspaceDisks(client, diskRootOf(home));

@@ -27,23 +27,33 @@ export function processAlive(pid: number): boolean {
 /**
  * Whether the controller that made a resource is known to be gone: its pid is dead in our own pid
  * namespace. A resource made from another pid namespace (a controller in a container, or the host
- * seen from one) cannot be judged by pid, and is not taken for an orphan.
+ * seen from one) cannot be judged by pid, and is not taken for an orphan. `ownDatabase` is the
+ * location of the database this controller shares (--state-url), whose listing the caller checked.
  */
-export function ownerGone(labels: Record<string, string>): boolean {
+export function ownerGone(labels: Record<string, string>, ownDatabase?: string): boolean {
   const namespace = labels[LABEL_CONTROLLER_PID_NAMESPACE];
   if (namespace !== undefined && namespace !== pidNamespace()) return false;
   if (processAlive(Number(labels[LABEL_CONTROLLER_PID]))) return false;
-  return !keptByStateFile(labels);
+  return !keptByStateFile(labels, ownDatabase);
+}
+
+/** Whether a state location is a database (`postgres://…`, redacted) rather than a file. */
+export function isDatabaseLocation(location: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(location);
 }
 
 /**
- * Whether the resource's environment is still listed in the state file of the controller that made
- * it: a durable controller that died is coming back for it (docs/operations.md, State).
+ * Whether the resource's environment is still listed in the state of the controller that made it:
+ * a durable controller that died is coming back for it (docs/operations.md, Orphans). A state file
+ * is read here; a database (several replicas) only its own replicas can read, so to any other
+ * controller or `hookbox gc` its resources are never orphans (`hookbox gc --all` removes them).
  */
-export function keptByStateFile(labels: Record<string, string>): boolean {
+export function keptByStateFile(labels: Record<string, string>, ownDatabase?: string): boolean {
   const file = labels[LABEL_STATE_FILE];
   const environmentId = labels[LABEL_ENVIRONMENT];
-  if (!file || !environmentId || !existsSync(file)) return false;
+  if (!file || !environmentId) return false;
+  if (isDatabaseLocation(file)) return file !== ownDatabase;
+  if (!existsSync(file)) return false;
   try {
     const db = new Database(file, { readonly: true, fileMustExist: true });
     try {

@@ -10,12 +10,15 @@ import {
   LABEL_STATE_FILE,
   pidNamespace,
 } from '../sandbox/labels.js';
-import { processAlive } from '../environments/reaper.js';
+import { isDatabaseLocation, processAlive } from '../environments/reaper.js';
 
 /** Whether the state file named on the volume still lists the snapshot (its controller comes back for it). */
 function keptByStateFile(labels: Record<string, string>): boolean {
   const file = labels[LABEL_STATE_FILE];
-  if (!file || !existsSync(file)) return false;
+  if (!file) return false;
+  // A database's snapshots are its replicas' to sweep (docs/operations.md, Orphans).
+  if (isDatabaseLocation(file)) return true;
+  if (!existsSync(file)) return false;
   try {
     const db = new Database(file, { readonly: true, fileMustExist: true });
     try {

@@ -42,7 +42,7 @@ export interface PreHooksResult {
 }
 
 /**
- * Checks a rewritten call against its tool's schema (docs/dialects.md, "updatedInput"): the
+ * Checks a rewritten call against its tool's schema (docs/dialects.md, "Stdin, answers and rewrites"): the
  * checked call, or why it is refused.
  */
 export type CallValidator = (call: ToolCall) => ToolCall | { error: string };

@@ -5,7 +5,8 @@ import { fetchJson, scriptedRequest, useServer } from './api-helpers.js';
 import { cli, sourcesDir } from './cli-helpers.js';
 
 /**
- * Real, published hook scripts written for Codex, Copilot, Cursor, OpenHands and Gemini CLI, copied verbatim under
+ * Real, published hook scripts written for Codex, Copilot, Cursor, OpenHands and Gemini CLI (two
+ * per agent, from different projects), copied verbatim under
  * test/integration/agent-hooks/ (each with its source and licence beside it), run unchanged as
  * gates in real sandboxes through `hookbox call` and through the API (docs/dialects.md): each
  * block case is blocked with the script's own reason, each allow case runs.
@@ -49,6 +50,17 @@ const files = {
           matcher: 'Edit|Write|apply_patch',
           hooks: [
             { type: 'command', command: 'bash /.agents/hooks-scripts/block-protected-files.sh' },
+          ],
+        },
+      ],
+    },
+    'gemini-cli-guards': {
+      dialect: 'gemini-cli',
+      BeforeTool: [
+        {
+          matcher: 'run_shell_command',
+          hooks: [
+            { type: 'command', command: 'bash /.agents/hooks-scripts/prevent-admin-flag.sh' },
           ],
         },
       ],
@@ -104,7 +116,16 @@ const files = {
     'openhands/openhands-software-agent-sdk/block_dangerous.sh',
   ),
   '.agents/hooks-scripts/block-secrets.sh': script('gemini-cli/gemini-cli-docs/block-secrets.sh'),
+  '.agents/hooks-scripts/prevent-admin-flag.sh': script(
+    'gemini-cli/zookanalytics-claude-devcontainer/prevent-admin-flag.sh',
+  ),
 };
+
+/** prevent-admin-flag.sh's own message: its stderr heredoc, with the blocked command filled in. */
+const adminFlagReason = (command: string) =>
+  /cat >&2 <<EOF\n([\s\S]*?)\nEOF/
+    .exec(files['.agents/hooks-scripts/prevent-admin-flag.sh'])![1]!
+    .replace('$command', command);
 
 type Case = { tool: string; args: Record<string, unknown>; blockedBy?: [string, string] };
 const CASES: Case[] = [
@@ -177,6 +198,11 @@ const CASES: Case[] = [
     args: { TargetFile: 'config.txt', CodeContent: 'password=hunter2' },
     blockedBy: ['gemini-cli-secrets', 'Potential secret detected'],
   },
+  {
+    tool: 'code_execution',
+    args: { code: 'gh pr merge 7 --admin' },
+    blockedBy: ['gemini-cli-guards', adminFlagReason('gh pr merge 7 --admin')],
+  },
   { tool: 'code_execution', args: { code: 'echo allowed-by-all' } },
   { tool: 'write_to_file', args: { TargetFile: 'notes.txt', CodeContent: 'nothing to hide' } },
 ];
@@ -210,7 +236,7 @@ describe('published agent hook scripts, unchanged', () => {
         expect(outcome.hooks.every((hook) => hook.outcome === 'allow')).toBe(true);
       }
     }
-  });
+  }, 300_000); // one `hookbox call`, one fresh sandbox, per case (13 of them)
 
   it('imported with hookbox hooks import from the files the agents keep, then run', async () => {
     const project = sourcesDir({
@@ -228,11 +254,34 @@ describe('published agent hook scripts, unchanged', () => {
         },
       }),
       'scripts/pre-force-push-block.sh': files['.agents/hooks-scripts/pre-force-push-block.sh'],
+      '.gemini/settings.json': JSON.stringify({
+        hooks: {
+          BeforeTool: [
+            {
+              matcher: 'run_shell_command',
+              hooks: [
+                {
+                  name: 'prevent-admin-flag',
+                  type: 'command',
+                  command: '"$GEMINI_PROJECT_DIR"/.gemini/hooks/prevent-admin-flag.sh',
+                  timeout: 10000,
+                },
+              ],
+            },
+          ],
+        },
+      }),
+      '.gemini/hooks/prevent-admin-flag.sh': files['.agents/hooks-scripts/prevent-admin-flag.sh'],
     });
     chmodSync(join(project, '.cursor/hooks/block-git.sh'), 0o755);
     chmodSync(join(project, 'scripts/pre-force-push-block.sh'), 0o755);
+    chmodSync(join(project, '.gemini/hooks/prevent-admin-flag.sh'), 0o755);
     const out = sourcesDir({});
-    for (const file of ['.github/hooks/guards.json', '.cursor/hooks.json']) {
+    for (const file of [
+      '.gemini/settings.json',
+      '.github/hooks/guards.json',
+      '.cursor/hooks.json',
+    ]) {
       const imported = await cli('hooks', 'import', join(project, file), '--out', out, '--json');
       expect(imported.code, imported.stderr).toBe(0);
     }
@@ -257,6 +306,10 @@ describe('published agent hook scripts, unchanged', () => {
     expect(await call('git log')).toMatchObject({
       blocked: true,
       reason: CASES[2]!.blockedBy![1],
+    });
+    expect(await call('gh pr merge 9 --admin')).toMatchObject({
+      blocked: true,
+      reason: adminFlagReason('gh pr merge 9 --admin'),
     });
     expect(await call('echo fine')).toMatchObject({ blocked: false });
   });

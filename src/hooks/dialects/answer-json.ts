@@ -1,6 +1,6 @@
 import { rawAnswerOf } from '../decision.js';
 
-/** Helpers the dialects share to read an answer (docs/dialects.md, "How the answers are read"). */
+/** Helpers the dialects share to read an answer (docs/agent-dialects.md, one section per agent). */
 
 export type Json = Record<string, unknown>;
 

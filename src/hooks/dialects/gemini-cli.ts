@@ -1,16 +1,17 @@
 import { undecided, type HandlerRun, type PreDecision } from '../decision.js';
-import { jsonObject, object, raw, text } from './answer-json.js';
+import { object, raw, text, type Json } from './answer-json.js';
 import { claudeCodeDialect, sessionIdOf } from './claude-code.js';
-import { exitTwo, failed, failedRun, resultText } from './payload-parts.js';
+import { failed, failedRun, resultText } from './payload-parts.js';
 import { renamedVocabulary } from './renamed-tools.js';
 import type { Dialect, DialectCallContext, HandlerTerms } from './types.js';
 
 /**
  * Gemini CLI hooks (docs/dialects.md, "Gemini CLI"): `BeforeTool` / `AfterTool` in
- * `.gemini/settings.json`, the snake_case stdin of its hooks reference, and its answers — exit 2
- * blocks with stderr as the reason, other exit codes are warnings that let the call through; on
- * exit 0 a JSON `decision` (`allow`, `deny`, its alias `block`, `ask`), `continue: false`, and
- * `hookSpecificOutput.tool_input`, which is merged over the call's arguments.
+ * `.gemini/settings.json`, the snake_case stdin of its hooks reference, and its answers as the
+ * current runner reads them (docs/agent-dialects.md, "Gemini CLI"): stdout, or stderr when stdout
+ * is empty, whatever the exit code; JSON there is the answer (`decision` allow / deny / block / ask,
+ * `continue: false`, `hookSpecificOutput.tool_input` merged over the arguments); plain text blocks
+ * on an exit code other than 0 and 1.
  */
 
 export const geminiCliTools = renamedVocabulary({
@@ -48,21 +49,70 @@ function base(context: DialectCallContext, event: 'BeforeTool' | 'AfterTool') {
   };
 }
 
-function decidePre(run: HandlerRun, handler: HandlerTerms): PreDecision {
-  const blocked = exitTwo(run, `${DEFAULT_DENY_REASON} (exit 2)`);
-  if (blocked) {
-    // Published Gemini CLI hooks that exit 2 often write {"decision":"deny","reason":…} as JSON, on
-    // stderr or on stdout: the reason is that JSON's reason, else stderr's text.
-    const said =
-      text(jsonObject(run.stderr.trim())?.reason) ?? text(jsonObject(run.stdout.trim())?.reason);
-    return said ? { ...blocked, reason: said } : blocked;
+/** One JSON object, or a JSON string holding one (Gemini CLI parses a string answer twice). */
+function answerJson(said: string): Json | undefined {
+  const once = jsonValue(said);
+  return object(typeof once === 'string' ? jsonValue(once) : once);
+}
+
+function jsonValue(said: string): unknown {
+  try {
+    return JSON.parse(said);
+  } catch {
+    return undefined;
   }
-  const failure = failedRun(run, handler);
-  if (failure) return failure;
-  const answer = run.truncated ? undefined : jsonObject(run.stdout);
-  // Plain stdout on exit 0 is shown to the user as a message; the call goes on.
-  if (!answer) return { outcome: 'allow', blocks: false, reason: null, ...raw(run.stdout) };
-  const extras = raw(run.stdout);
+}
+
+/**
+ * Gemini CLI's runner (hookRunner.ts since 0.52) reads `stdout.trim() || stderr.trim()` whatever
+ * the exit code: JSON there is the answer; plain text is a message on exit 0, a warning on exit 1,
+ * and a block with the text as its reason on any other code. Exit 2 always blocks here, as its
+ * hooks reference says, even where that runner lets a silent exit 2 through (docs/dialects.md,
+ * "Decisions where the issue was silent").
+ */
+function decidePre(run: HandlerRun, handler: HandlerTerms): PreDecision {
+  const code = run.http_status !== undefined ? 0 : run.exit_code;
+  if (run.timed_out || run.failure !== undefined || code === null) return warning(run, handler);
+  if (run.http_status !== undefined) {
+    const failure = failedRun(run, handler);
+    if (failure) return failure;
+  }
+  const fromStdout = run.stdout.trim() !== '';
+  const said = fromStdout ? run.stdout.trim() : run.stderr.trim();
+  const extras = raw(fromStdout ? run.stdout : run.stderr);
+  const answer = run.truncated && fromStdout ? undefined : answerJson(said);
+  if (!answer) {
+    if (code === 0) return { outcome: 'allow', blocks: false, reason: null, ...extras };
+    if (code === 1 || (said === '' && code !== 2)) return warning(run, handler);
+    return {
+      outcome: 'deny',
+      blocks: true,
+      reason: said || `${DEFAULT_DENY_REASON} (exit 2)`,
+      ...extras,
+    };
+  }
+  const decided = readAnswer(answer, handler);
+  if (code === 2 && !decided.blocks)
+    return {
+      outcome: 'deny',
+      blocks: true,
+      reason: decided.reason ?? `${DEFAULT_DENY_REASON} (exit 2)`,
+      ...extras,
+    };
+  // On another failing exit code a JSON deny or ask still counts; an allow is a warning.
+  if (code === 0 || decided.outcome !== 'allow') return { ...decided, ...extras };
+  return { ...warning(run, handler), ...extras };
+}
+
+/** A failed run: Gemini CLI logs it as a warning and goes on (docs/contract.md §6 reads it). */
+function warning(run: HandlerRun, handler: HandlerTerms): PreDecision {
+  return (
+    failedRun(run, handler) ?? undecided(`exited with code ${run.exit_code}`, handler, 'error')
+  );
+}
+
+/** A JSON answer: `continue: false`, then `decision` (docs/agent-dialects.md, "Gemini CLI"). */
+function readAnswer(answer: Json, handler: HandlerTerms): PreDecision {
   const reason = text(answer.reason) ?? null;
   if (answer.continue === false)
     return {
@@ -72,21 +122,19 @@ function decidePre(run: HandlerRun, handler: HandlerTerms): PreDecision {
         text(answer.stopReason) ??
         reason ??
         'a BeforeTool hook stopped the agent (continue: false)',
-      ...extras,
     };
   const decision = answer.decision;
   if (decision === 'deny' || decision === 'block')
-    return { outcome: 'deny', blocks: true, reason: reason ?? DEFAULT_DENY_REASON, ...extras };
+    return { outcome: 'deny', blocks: true, reason: reason ?? DEFAULT_DENY_REASON };
   const rewrite = object(object(answer.hookSpecificOutput)?.tool_input);
   const withRewrite = rewrite ? { updatedInput: rewrite } : {};
-  if (decision === 'ask')
-    return { outcome: 'ask', blocks: false, reason, ...withRewrite, ...extras };
+  if (decision === 'ask') return { outcome: 'ask', blocks: false, reason, ...withRewrite };
   if (decision === undefined || decision === 'allow' || decision === 'approve')
-    return { outcome: 'allow', blocks: false, reason, ...withRewrite, ...extras };
-  return {
-    ...undecided(`decision ${JSON.stringify(decision)} is not allow, deny, block or ask`, handler),
-    ...extras,
-  };
+    return { outcome: 'allow', blocks: false, reason, ...withRewrite };
+  return undecided(
+    `decision ${JSON.stringify(decision)} is not allow, deny, block or ask`,
+    handler,
+  );
 }
 
 export const geminiCliDialect: Dialect = {

@@ -21,7 +21,7 @@ type Args = Record<string, unknown>;
 /**
  * Claude Code's argument names as the str_replace-editor family of tools names them (`path`,
  * `file_text`, `old_str`, `new_str`), which Copilot's and OpenHands' tools both take
- * (docs/agent-dialects.md).
+ * (docs/dialects.md, the mapping tables).
  */
 export const EDITOR_FIELDS: Renaming['fields'] = {
   Bash: { command: 'command' },

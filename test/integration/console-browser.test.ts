@@ -1,7 +1,8 @@
 // The web console in a real headless Chromium (Debian's `chromium`, driven by puppeteer-core)
 // against `hookbox serve` and real containers: sign in (a wrong key refused), watch an environment
 // appear while an interaction runs, open it, see the denied call with its reason (a reason holding
-// <script> shows as text), check phone width, delete the environment. Screenshots go to
+// <script> shows as text), check phone width, delete the environment. The list's and the denied
+// call's screenshots go to docs/images/ (docs/console.md shows them), the others to
 // test-results/console/.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,7 @@ import { DEFAULT_TENANT_QUOTAS } from '../../src/tenants/tenant.js';
 const KEY = 'console-test-key-0123';
 const CHROMIUM = process.env.HOOKBOX_CHROMIUM ?? '/usr/bin/chromium';
 const SHOTS = join(process.cwd(), 'test-results', 'console');
+const IMAGES = join(process.cwd(), 'docs', 'images');
 /** A gate's reason that would run script if the console ever rendered hook output as HTML. */
 const HOSTILE_REASON =
   'Blocked by the security gate: <script>window.__hookboxPwned = 1</script><img src=x onerror="window.__hookboxPwned = 2">';
@@ -184,7 +186,7 @@ describe('the console in a browser', () => {
     );
     expect(finished).toBe(false);
     expect(await textOf('tr[data-environment]')).toContain('active');
-    await page.screenshot({ path: join(SHOTS, 'environments.png') });
+    await page.screenshot({ path: join(IMAGES, 'console-environments.png') });
 
     const interaction = await running;
     expect(interaction.status).toBe('completed');
@@ -202,7 +204,7 @@ describe('the console in a browser', () => {
       undefined,
     );
     await page.waitForFunction(() => document.querySelectorAll('.timeline .step').length === 2);
-    await page.screenshot({ path: join(SHOTS, 'environment-denied.png'), fullPage: true });
+    await page.screenshot({ path: join(IMAGES, 'console-denied-call.png'), fullPage: true });
 
     // The interaction's own timeline: every step, the denial highlighted.
     await page.locator(`a[href="#/interactions/${interaction.id}"]`).click();

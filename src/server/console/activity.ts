@@ -193,12 +193,14 @@ export class Activity {
         this.calls.delete(observation.environment_id);
         return;
       case 'interaction': {
-        const { kind: _kind, at, ...summary } = observation;
+        const summary: InteractionSummary = {
+          ...observation,
+          updated: new Date(observation.at).toISOString(),
+        };
+        delete (summary as Partial<Observation>).kind;
+        delete (summary as Partial<Observation>).at;
         this.interactions.delete(summary.interaction_id);
-        this.interactions.set(summary.interaction_id, {
-          ...summary,
-          updated: new Date(at).toISOString(),
-        });
+        this.interactions.set(summary.interaction_id, summary);
         if (this.interactions.size > this.limits.interactions) {
           const oldest = this.interactions.keys().next().value as string;
           this.interactions.delete(oldest);

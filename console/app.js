@@ -7,7 +7,8 @@ import { EgressPage } from './egress.js';
 import { EnvironmentPage, EnvironmentsPage } from './environments.js';
 import { html } from './format.js';
 import { GateHealthPage } from './health.js';
-import { InteractionPage, InteractionsPage } from './interactions.js';
+import { InteractionPage } from './interactions.js';
+import { InteractionsPage } from './interactions-list.js';
 import { CredentialsPage, SnapshotsPage, TemplatesPage } from './resources.js';
 import { SignIn } from './sign-in.js';
 

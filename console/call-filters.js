@@ -1,12 +1,29 @@
-// Search and filters of an environment's calls (docs/console.md, "Pages"): by outcome, gate (a
-// hook group that ran on the call) and tool, and free text over tool, reason and arguments.
+// Search and filters of an environment's calls (docs/console.md, "Pages"): by outcome (a held call
+// is `waiting`), gate (a hook group that ran on the call) and tool, and free text over tool, reason
+// and arguments.
 import { html } from './format.js';
 
 export const NO_CALL_FILTERS = { text: '', outcome: '', gate: '', tool: '' };
 
+/**
+ * A call a hook asked about (`ask`) is held for an approver, not denied (docs/dialects.md, "ask"):
+ * it is observed as blocked, with an `ask` hook run and no `deny`.
+ */
+export function isWaiting(call) {
+  const hooks = call.hooks ?? [];
+  return (
+    call.outcome === 'blocked' &&
+    hooks.some((hook) => hook.outcome === 'ask') &&
+    !hooks.some((hook) => hook.outcome === 'deny')
+  );
+}
+
+/** A call's outcome as the console shows it: `ok`, `blocked`, `waiting` or `error`. */
+export const shownOutcome = (call) => (isWaiting(call) ? 'waiting' : call.outcome);
+
 /** Whether a call matches the filters. */
 export function callMatches(call, { text, outcome, gate, tool }) {
-  if (outcome && call.outcome !== outcome) return false;
+  if (outcome && shownOutcome(call) !== outcome) return false;
   if (tool && call.tool !== tool) return false;
   if (gate && !(call.hooks ?? []).some((hook) => hook.group === gate)) return false;
   const needle = text.trim().toLowerCase();
@@ -40,7 +57,7 @@ export function CallFilters({ calls, filters, setFilters }) {
         onInput=${set('text')}
         placeholder="tool, reason, arguments"
     /></label>
-    ${select('call-outcome', 'Outcome', 'outcome', ['ok', 'blocked', 'error'])}
+    ${select('call-outcome', 'Outcome', 'outcome', ['ok', 'blocked', 'waiting', 'error'])}
     ${select('call-gate', 'Gate', 'gate', gates)} ${select('call-tool', 'Tool', 'tool', tools)}
   </form>`;
 }

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, ApiError, useApi } from './api.js';
-import { ago, Badge, Cell, clock, html, ms, outputText, shortId } from './format.js';
+import { isWaiting } from './call-filters.js';
+import { Badge, clock, html, ms, outputText } from './format.js';
 
 /** Every hook run of a call: group, event, outcome, reason, duration. A deny is highlighted. */
 export function HookRuns({ hooks }) {
@@ -24,11 +25,7 @@ export function HookRuns({ hooks }) {
 /** One call on an environment's page. */
 export function CallTimeline({ call }) {
   // A call a hook asked about is held for an approver, not denied (docs/dialects.md, "ask").
-  const hooks = call.hooks ?? [];
-  const waiting =
-    call.outcome === 'blocked' &&
-    hooks.some((hook) => hook.outcome === 'ask') &&
-    !hooks.some((hook) => hook.outcome === 'deny');
+  const waiting = isWaiting(call);
   const denied = call.outcome === 'blocked' && !waiting;
   return html`<li
     class=${denied ? 'step denied' : waiting ? 'step waiting' : 'step'}
@@ -231,68 +228,6 @@ export function InteractionPage({ id, tick, onUnauthenticated }) {
           ${data.steps.map((step, index) => html`<${Step} key=${index} step=${step} />`)}
         </ol>
       `
-    }
-  `;
-}
-
-export function InteractionsPage({ tick, onUnauthenticated }) {
-  const { data, error } = useApi('/console/api/interactions', [tick], onUnauthenticated);
-  return html`
-    <h1 tabindex="-1">Interactions</h1>
-    <p class="hint">The most recent ones since this server started, newest first.</p>
-    ${error && html`<p class="error" role="alert">${error.message}</p>`}
-    ${
-      data &&
-      data.interactions.some((i) => i.status === 'requires_action') &&
-      html`<p class="notice" role="status">
-        ${data.interactions.filter((i) => i.status === 'requires_action').length} interaction(s)
-        waiting for an approval (status <code>requires_action</code>): open one to see the call.
-      </p>`
-    }
-    ${
-      data &&
-      (data.interactions.length === 0
-        ? html`<p class="empty">No interactions yet.</p>`
-        : html`<div class="table-wrap">
-            <table class="responsive">
-              <caption class="visually-hidden">
-                Recent interactions
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Interaction</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Agent</th>
-                  <th scope="col">Environment</th>
-                  <th scope="col">Steps</th>
-                  <th scope="col">Denied</th>
-                  <th scope="col">Started</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${data.interactions.map(
-                  (i) =>
-                    html`<tr key=${i.interaction_id} class=${i.denials > 0 ? 'denied-row' : ''}>
-                      <${Cell} label="Interaction"
-                        ><a href=${`#/interactions/${encodeURIComponent(i.interaction_id)}`}
-                          ><code>${shortId(i.interaction_id)}</code></a
-                        ><//
-                      >
-                      <${Cell} label="Status"><${Badge} value=${i.status} /><//>
-                      <${Cell} label="Agent">${i.agent}<//>
-                      <${Cell} label="Environment"
-                        ><a href=${`#/environments/${encodeURIComponent(i.environment_id)}`}
-                          ><code>${shortId(i.environment_id)}</code></a
-                        ><//
-                      >
-                      <${Cell} label="Steps">${i.steps}<//>
-                      <${Cell} label="Denied">${i.denials}<//>
-                      <${Cell} label="Started">${ago(i.created)} ago<//>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>
-          </div>`)
     }
   `;
 }

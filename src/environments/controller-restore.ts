@@ -88,6 +88,7 @@ export async function reattachEnvironment(host: Reattaching, row: EnvironmentRow
     if (Number.isFinite(lastUsed)) environment.lastUsedAt = lastUsed;
     const created = Date.parse(row.created);
     if (Number.isFinite(created)) environment.createdAt = created;
+    environment.reattached = true;
     environment.recordEvent('reattached');
     host.observers.emit({
       kind: 'environment_created',

@@ -139,13 +139,16 @@ export async function createEnvironment(
     ...(env ? { env } : {}),
   };
   const vocabulary = options.vocabulary ?? DEFAULT_VOCABULARY;
+  // One creation time, in the state file and in memory, so the age a re-attached environment
+  // shows after a restart is the one shown before it (docs/console.md, "Pages").
+  const createdAt = Date.now();
   try {
     // A networked environment is not kept across restarts: its secrets live only in this process.
     if (!allowlist)
       await host.state?.saveEnvironment({
         id: environmentId,
         container_id: sandbox.containerId,
-        created: new Date().toISOString(),
+        created: new Date(createdAt).toISOString(),
         settings: { ...settings, vocabulary, template, sandbox: options.sandbox ?? null },
         hooks_json: hooksJson,
         last_used: new Date().toISOString(),
@@ -155,6 +158,7 @@ export async function createEnvironment(
       tenant: options.tenant ?? null,
       pooled: pooled !== undefined,
     });
+    environment.createdAt = createdAt;
     if (allowlist) environment.resolveNetwork = resolveNetwork;
     // As given (credential references, not their values): a copy resolves them again.
     environment.recipe = recipeOf({

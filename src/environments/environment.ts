@@ -56,6 +56,8 @@ export class Environment {
    * creation, so its age survives the restart (docs/console.md, "Pages").
    */
   createdAt = Date.now();
+  /** Re-attached after a restart (docs/console.md, "Pages": made how). */
+  reattached = false;
   private readonly handlers: SandboxHandlers;
   private deleted = false;
   /** The environment level of the controller hooks' context store. */

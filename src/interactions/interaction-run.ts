@@ -12,6 +12,7 @@ import {
 } from './approval-flow.js';
 import type { ApprovalStore } from './approval-store.js';
 import type { DriverContext, ToolCallReport } from './driver.js';
+import { interactionFacts } from './interaction-facts.js';
 import type { EnvironmentLeases } from './leases.js';
 import { liveOutputListeners } from './live-output-events.js';
 import type { InteractionListener, PreparedInteraction, RunEvent } from './prepared-interaction.js';
@@ -83,10 +84,9 @@ export async function runInteraction(
       environment_id: interaction.environment_id,
       agent: interaction.agent,
       status: interaction.status,
-      steps: interaction.steps.length,
-      denials: interaction.steps.filter((step) => 'blocked' in step && step.blocked === true)
-        .length,
+      tenant: prepared.caller?.tenant ?? null,
       created: interaction.created,
+      ...interactionFacts(interaction),
     });
   const addStep = (step: Step) => {
     interaction.steps.push(step);

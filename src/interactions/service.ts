@@ -25,7 +25,7 @@ import { interactionSettingsFromEnv, type InteractionServiceOptions } from './se
 import { Feed, InteractionFeeds } from './interaction-feeds.js';
 import { replayEvents, SdkEventTranslator } from './sdk-events.js';
 import { interactionAt } from './stored-interactions.js';
-import { MemoryInteractionStore, type InteractionStore } from './store.js';
+import { MemoryInteractionStore, type InteractionStore, type StoredInteraction } from './store.js';
 
 export {
   DEFAULT_MAX_STEPS,
@@ -247,6 +247,14 @@ export class InteractionService {
    */
   interactionAt(id: string, field = 'id', caller?: Caller): Promise<Interaction> {
     return interactionAt(this.store, id, field, caller);
+  }
+
+  /**
+   * The most recently updated stored interactions, newest first (none when the store does not
+   * outlive the process): the console's lists after a restart (docs/console.md).
+   */
+  async recentStoredInteractions(limit: number): Promise<StoredInteraction[]> {
+    return (await this.store.recent?.(limit)) ?? [];
   }
 
   /**

@@ -31,6 +31,18 @@ export interface InteractionStore {
   tenantOf(id: string): Promise<string | null | undefined>;
   /** Forgets an interaction (`DELETE`, or `store: false` once answered). */
   remove(id: string): Promise<void>;
+  /**
+   * The most recently updated interactions, newest first, at most `limit`: what the console lists
+   * after a restart (docs/console.md, "What it remembers"). Only a store that outlives the process
+   * has it.
+   */
+  recent?(limit: number): Promise<StoredInteraction[]>;
+}
+
+/** A kept interaction with the tenant that made it (null: none recorded). */
+export interface StoredInteraction {
+  interaction: Interaction;
+  tenant: string | null;
 }
 
 /** @default 10000 */

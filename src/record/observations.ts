@@ -1,4 +1,5 @@
 import type { EgressRecord } from '../network/egress-record.js';
+import type { InteractionFacts } from '../interactions/interaction-facts.js';
 import type { InteractionStatus } from '../interactions/interaction-schema.js';
 import type { HookRecord } from './types.js';
 
@@ -32,19 +33,17 @@ export type Observation =
       source: 'pool' | 'cold' | 'reattached';
     }
   | { kind: 'environment_deleted'; at: number; environment_id: string }
-  | {
+  | ({
       kind: 'interaction';
       at: number;
       interaction_id: string;
       environment_id: string;
       agent: string;
       status: InteractionStatus;
-      /** Steps so far. */
-      steps: number;
-      /** Calls blocked so far. */
-      denials: number;
+      /** The tenant that made it (null: no tenants). */
+      tenant: string | null;
       created: string;
-    };
+    } & InteractionFacts);
 
 export type ObservationListener = (observation: Observation) => void;
 

@@ -1,5 +1,9 @@
 import type { Interaction, Step } from '../interactions/schema.js';
-import type { InteractionHead, InteractionStore } from '../interactions/store.js';
+import type {
+  InteractionHead,
+  InteractionStore,
+  StoredInteraction,
+} from '../interactions/store.js';
 import type { StateStore } from './state-store.js';
 import { parseStoredInteraction } from '../interactions/stored-upgrade.js';
 
@@ -49,6 +53,16 @@ export class SqliteInteractionStore implements InteractionStore {
     const rows = this.state.interactionSteps(id);
     const inBody = Array.isArray(row.body.steps) ? (row.body.steps as unknown[]) : [];
     return parseStoredInteraction({ ...row.body, steps: [...inBody, ...rows] });
+  }
+
+  async recent(limit: number): Promise<StoredInteraction[]> {
+    const found: StoredInteraction[] = [];
+    for (const row of this.state.recentInteractions(limit)) {
+      // A row that no longer reads as an interaction is left out of the list, not fatal to it.
+      const interaction = await this.get(row.id).catch(() => undefined);
+      if (interaction) found.push({ interaction, tenant: row.tenant ?? null });
+    }
+    return found;
   }
 
   async remove(id: string): Promise<void> {

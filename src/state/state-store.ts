@@ -70,6 +70,7 @@ export class StateStore {
       CREATE TABLE IF NOT EXISTS interactions (
         id TEXT PRIMARY KEY, environment_id TEXT, status TEXT NOT NULL, body TEXT NOT NULL, updated TEXT NOT NULL);
       CREATE INDEX IF NOT EXISTS interactions_status ON interactions(status);
+      CREATE INDEX IF NOT EXISTS interactions_updated ON interactions(updated);
       CREATE TABLE IF NOT EXISTS interaction_steps (
         interaction_id TEXT NOT NULL, idx INTEGER NOT NULL, step TEXT NOT NULL,
         PRIMARY KEY (interaction_id, idx));
@@ -168,6 +169,13 @@ export class StateStore {
       this.db.prepare('DELETE FROM interaction_steps WHERE interaction_id = ?').run(id);
       this.db.prepare('DELETE FROM interactions WHERE id = ?').run(id);
     })();
+  }
+
+  /** The ids (and tenants) of the most recently updated interactions, newest first. */
+  recentInteractions(limit: number): { id: string; tenant: string | null }[] {
+    return this.db
+      .prepare('SELECT id, tenant FROM interactions ORDER BY updated DESC LIMIT ?')
+      .all(limit) as { id: string; tenant: string | null }[];
   }
 
   interactionsWithStatus(status: string): InteractionRow[] {

@@ -116,7 +116,7 @@ describe('the console and pending approvals', () => {
     await page.waitForSelector(`button[aria-label="Deny ${callId}"]`);
 
     // Denied from the console: the API then shows the call denied.
-    await page.click(`button[aria-label="Deny ${callId}"]`);
+    await page.locator(`button[aria-label="Deny ${callId}"]`).click();
     await page.waitForFunction(
       () => document.querySelector('.approvals')?.textContent?.includes('Denied; continued in'),
       { timeout: 60_000 },
@@ -171,7 +171,7 @@ describe('the console and pending approvals', () => {
       expect(shown).toContain('<i>console</i>-ran');
       expect(await page.$$eval('.mcp-approvals i', (found) => found.length)).toBe(0);
 
-      await page.click('.mcp-approvals button');
+      await page.locator('.mcp-approvals button').click();
       const ran = await result;
       expect(ran.isError).toBeFalsy();
       expect(textOf(ran)).toContain('please-ask <i>console</i>-ran');

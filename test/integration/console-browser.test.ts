@@ -1,7 +1,8 @@
 // The web console in a real headless Chromium (Debian's `chromium`, driven by puppeteer-core)
 // against `hookbox serve` and real containers: sign in (a wrong key refused), watch an environment
 // appear while an interaction runs, open it, see the denied call with its reason (a reason holding
-// <script> shows as text), check phone width, delete the environment. Screenshots go to
+// <script> shows as text), check phone width, delete the environment. The list's and the denied
+// call's screenshots go to docs/images/ (docs/console.md shows them), the others to
 // test-results/console/.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,7 @@ import { DEFAULT_TENANT_QUOTAS } from '../../src/tenants/tenant.js';
 const KEY = 'console-test-key-0123';
 const CHROMIUM = process.env.HOOKBOX_CHROMIUM ?? '/usr/bin/chromium';
 const SHOTS = join(process.cwd(), 'test-results', 'console');
+const IMAGES = join(process.cwd(), 'docs', 'images');
 /** A gate's reason that would run script if the console ever rendered hook output as HTML. */
 const HOSTILE_REASON =
   'Blocked by the security gate: <script>window.__hookboxPwned = 1</script><img src=x onerror="window.__hookboxPwned = 2">';
@@ -144,7 +146,7 @@ describe('the console in a browser', () => {
     await page.goto(`${server.url}/console`, { waitUntil: 'networkidle0' });
     await page.waitForSelector('#api-key');
     await page.type('#api-key', 'not-the-right-key');
-    await page.click('button[type=submit]');
+    await page.locator('button[type=submit]').click();
     await page.waitForSelector('[role=alert]');
     expect(await textOf('[role=alert]')).toContain('refused');
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
@@ -152,7 +154,7 @@ describe('the console in a browser', () => {
 
     await page.$eval('#api-key', (input) => ((input as HTMLInputElement).value = ''));
     await page.type('#api-key', KEY);
-    await page.click('button[type=submit]');
+    await page.locator('button[type=submit]').click();
     await page.waitForSelector('nav[aria-label=Console]');
     await page.waitForFunction(() =>
       document.querySelector('.live')?.textContent?.includes('Live'),
@@ -184,13 +186,13 @@ describe('the console in a browser', () => {
     );
     expect(finished).toBe(false);
     expect(await textOf('tr[data-environment]')).toContain('active');
-    await page.screenshot({ path: join(SHOTS, 'environments.png') });
+    await page.screenshot({ path: join(IMAGES, 'console-environments.png') });
 
     const interaction = await running;
     expect(interaction.status).toBe('completed');
     expect(interaction.environment_id).toBe(environmentId);
 
-    await page.click(`a[href="#/environments/${environmentId}"]`);
+    await page.locator(`a[href="#/environments/${environmentId}"]`).click();
     await page.waitForSelector('.step.denied');
     const denied = await textOf('.step.denied');
     expect(denied).toContain(HOSTILE_REASON);
@@ -202,17 +204,17 @@ describe('the console in a browser', () => {
       undefined,
     );
     await page.waitForFunction(() => document.querySelectorAll('.timeline .step').length === 2);
-    await page.screenshot({ path: join(SHOTS, 'environment-denied.png'), fullPage: true });
+    await page.screenshot({ path: join(IMAGES, 'console-denied-call.png'), fullPage: true });
 
     // The interaction's own timeline: every step, the denial highlighted.
-    await page.click(`a[href="#/interactions/${interaction.id}"]`);
+    await page.locator(`a[href="#/interactions/${interaction.id}"]`).click();
     await page.waitForFunction(() => document.querySelectorAll('.timeline .step').length >= 5);
     expect(await page.$$eval('.timeline .step.denied', (steps) => steps.length)).toBe(2);
     expect(await textOf('.timeline')).toContain('done');
     await page.screenshot({ path: join(SHOTS, 'interaction.png'), fullPage: true });
 
     // Gate health counts the runs of the group.
-    await page.click('a[href="#/gates"]');
+    await page.locator('a[href="#/gates"]').click();
     await page.waitForSelector('#gate-health');
     const health = await textOf('#gate-health');
     expect(health).toContain('security-gate');
@@ -220,7 +222,7 @@ describe('the console in a browser', () => {
     await page.screenshot({ path: join(SHOTS, 'gate-health.png') });
 
     // The egress refusal of the second call.
-    await page.click('a[href="#/egress"]');
+    await page.locator('a[href="#/egress"]').click();
     // The page refetches on every live event, so the table may be swapped out between two reads.
     await page.waitForFunction(() =>
       (document.querySelector('#main table') as HTMLElement | null)?.innerText.includes('refused'),
@@ -246,7 +248,7 @@ describe('the console in a browser', () => {
   });
 
   it('deletes the environment from the list', async () => {
-    await page.click('a[href="#/environments"]');
+    await page.locator('a[href="#/environments"]').click();
     const row = await page.waitForSelector('tr[data-environment]');
     const environmentId = await row!.evaluate((element) =>
       element.getAttribute('data-environment'),
@@ -257,8 +259,8 @@ describe('the console in a browser', () => {
     );
     await page.screenshot({ path: join(SHOTS, 'environments-phone.png'), fullPage: true });
     await page.setViewport({ width: 1280, height: 800 });
-    await page.click(`button[aria-label="Delete environment ${environmentId}"]`);
-    await page.click(`button[aria-label="Confirm delete ${environmentId}"]`);
+    await page.locator(`button[aria-label="Delete environment ${environmentId}"]`).click();
+    await page.locator(`button[aria-label="Confirm delete ${environmentId}"]`).click();
     await page.waitForFunction(
       () => document.querySelectorAll('tr[data-environment]').length === 0,
       {

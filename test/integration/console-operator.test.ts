@@ -77,7 +77,7 @@ describe('the console acting for an operator', () => {
     await page.goto(`${server.url}/console`, { waitUntil: 'domcontentloaded' });
     await page.waitForSelector('#api-key');
     await page.type('#api-key', TENANT_KEY);
-    await page.click('button[type=submit]');
+    await page.locator('button[type=submit]').click();
     await page.waitForSelector('[role=alert]');
     const said = await textOf('[role=alert]');
     expect(said).toContain('This key is not an admin key');
@@ -123,13 +123,13 @@ describe('the console acting for an operator', () => {
 
     await page.$eval('#api-key', (input) => ((input as HTMLInputElement).value = ''));
     await page.type('#api-key', ADMIN_KEY);
-    await page.click('button[type=submit]');
+    await page.locator('button[type=submit]').click();
     await page.waitForSelector('nav[aria-label=Console]');
     await page.evaluate((id) => (location.hash = `#/interactions/${id}`), paused.id);
     const approve = `button[aria-label="Approve ${callId}"]`;
     await page.waitForSelector(approve);
     await page.screenshot({ path: join(IMAGES, 'console-approval.png') });
-    await page.click(approve);
+    await page.locator(approve).click();
     await page.waitForFunction(
       () => document.querySelector('.approvals')?.textContent?.includes('Approved; continued in'),
       { timeout: 60_000 },

@@ -93,7 +93,7 @@ beforeAll(async () => {
   await page.goto(`${server.url}/console`, { waitUntil: 'domcontentloaded' });
   await page.waitForSelector('#api-key');
   await page.type('#api-key', ADMIN_KEY);
-  await page.click('button[type=submit]');
+  await page.locator('button[type=submit]').click();
   await page.waitForSelector('nav[aria-label=Console]');
 }, 180_000);
 
@@ -143,7 +143,7 @@ describe('the console views of what hookbox keeps', () => {
 
   it("shows the environment's audit log with the recorded call, its output as text", async () => {
     await open(`#/environments/${environmentId}`, 'Audit log');
-    await page.click('a.audit-link');
+    await page.locator('a.audit-link').click();
     await page.waitForSelector('li.audit-tool_call');
     const entry = await page.$eval(
       'li.audit-tool_call pre.result',

@@ -126,8 +126,12 @@ describe('activity', () => {
         environment_id: 'env_a',
         agent: 'scripted',
         status,
+        tenant: null,
         steps: 1,
         denials: 0,
+        tools: [],
+        gates: [],
+        call_outcomes: [],
         created: new Date().toISOString(),
       });
     emit('int_1', 'in_progress');

@@ -1,6 +1,8 @@
 import type { EgressRecord } from '../../network/egress-record.js';
 import type { Observation, Observers } from '../../record/observations.js';
 import type { HookOutcome, HookRecord } from '../../record/types.js';
+import { callsOfInteraction, interactionFacts } from '../../interactions/interaction-facts.js';
+import type { StoredInteraction } from '../../interactions/store.js';
 
 const HOUR_MS = 60 * 60_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -17,7 +19,7 @@ export interface ActivityLimits {
   egress: number;
 }
 
-const DEFAULT_LIMITS: ActivityLimits = {
+export const DEFAULT_ACTIVITY_LIMITS: ActivityLimits = {
   hookRuns: 200_000,
   callsPerEnvironment: 50,
   interactions: 200,
@@ -133,7 +135,7 @@ export class Activity {
     limits: Partial<ActivityLimits> = {},
     private readonly now: () => number = Date.now,
   ) {
-    this.limits = { ...DEFAULT_LIMITS, ...limits };
+    this.limits = { ...DEFAULT_ACTIVITY_LIMITS, ...limits };
     this.detach = observers.add((observation) => this.observe(observation));
   }
 
@@ -192,15 +194,11 @@ export class Activity {
         return;
       case 'interaction': {
         const summary: InteractionSummary = {
-          interaction_id: observation.interaction_id,
-          environment_id: observation.environment_id,
-          agent: observation.agent,
-          status: observation.status,
-          steps: observation.steps,
-          denials: observation.denials,
-          created: observation.created,
+          ...observation,
           updated: new Date(observation.at).toISOString(),
         };
+        delete (summary as Partial<Observation>).kind;
+        delete (summary as Partial<Observation>).at;
         this.interactions.delete(summary.interaction_id);
         this.interactions.set(summary.interaction_id, summary);
         if (this.interactions.size > this.limits.interactions) {
@@ -209,6 +207,59 @@ export class Activity {
         }
         return;
       }
+    }
+  }
+
+  /**
+   * Takes in interactions kept from before this server started (the state file's, newest first),
+   * so the lists survive a restart (docs/console.md, "What it remembers"): each becomes a listed
+   * interaction and its calls its environment's recent calls. What was observed since start is
+   * newer and is kept as observed.
+   */
+  seed(
+    stored: readonly StoredInteraction[],
+    isLive: (environmentId: string) => boolean = () => true,
+  ): void {
+    const live = [...this.interactions.entries()];
+    this.interactions.clear();
+    const oldestFirst = [...stored].reverse().slice(-this.limits.interactions);
+    const calls = new Map<string, CallSummary[]>();
+    for (const { interaction, tenant } of oldestFirst) {
+      if (live.some(([id]) => id === interaction.id)) continue;
+      this.interactions.set(interaction.id, {
+        interaction_id: interaction.id,
+        environment_id: interaction.environment_id,
+        agent: interaction.agent,
+        status: interaction.status,
+        tenant,
+        created: interaction.created,
+        updated: interaction.updated,
+        ...interactionFacts(interaction),
+      });
+      const list = calls.get(interaction.environment_id) ?? [];
+      for (const call of callsOfInteraction(interaction))
+        list.push({
+          at: interaction.updated,
+          call_id: call.call_id,
+          tool: call.tool,
+          outcome: call.outcome,
+          reason: call.reason,
+          hooks: call.hooks,
+        });
+      calls.set(interaction.environment_id, list);
+    }
+    for (const [id, summary] of live) this.interactions.set(id, summary);
+    while (this.interactions.size > this.limits.interactions)
+      this.interactions.delete(this.interactions.keys().next().value as string);
+    for (const [environmentId, list] of calls) {
+      if (!isLive(environmentId)) continue;
+      const observed = this.calls.get(environmentId) ?? [];
+      const kept = [...list, ...observed].slice(-this.limits.callsPerEnvironment);
+      this.calls.set(environmentId, kept);
+      const entry = this.environment(environmentId);
+      entry.calls += list.length;
+      entry.denials += list.filter((call) => call.outcome === 'blocked').length;
+      entry.last_call ??= kept.at(-1) ?? null;
     }
   }
 

@@ -7,7 +7,7 @@ import type { InteractionService } from '../../interactions/service.js';
 import { packageRoot } from '../../paths.js';
 import type { Observation } from '../../record/observations.js';
 import { EVENT_STREAM_HEADERS } from '../event-stream.js';
-import { Activity } from './activity.js';
+import { Activity, DEFAULT_ACTIVITY_LIMITS } from './activity.js';
 import { registerConsoleResources } from './resources.js';
 
 /**
@@ -21,6 +21,7 @@ const OWN_FILES = [
   'sign-in.js',
   'environments.js',
   'interactions.js',
+  'interactions-list.js',
   'health.js',
   'egress.js',
   'approvals.js',
@@ -146,6 +147,20 @@ const HEARTBEAT_MS = 15_000;
 export function registerConsole(app: FastifyInstance, service: InteractionService): Activity {
   const { page, csp, files } = loadFiles();
   const activity = new Activity(service.controller.observers);
+  // Interactions kept in the state file (and their calls) are listed after a restart, as
+  // environments are (docs/console.md, "What it remembers"); the lists wait for them once.
+  const seeded = service
+    .recentStoredInteractions(DEFAULT_ACTIVITY_LIMITS.interactions)
+    .then((stored) => {
+      const live = new Set(service.controller.listEnvironments().map((env) => env.id));
+      activity.seed(stored, (id) => live.has(id));
+    })
+    .catch((error: unknown) => {
+      app.log.warn(
+        { error: (error as Error).message },
+        'console: reading stored interactions failed',
+      );
+    });
   const streams = new Set<() => void>();
   // Before the server stops accepting: open streams would hold its close up forever.
   app.addHook('preClose', async () => {
@@ -173,12 +188,16 @@ export function registerConsole(app: FastifyInstance, service: InteractionServic
     );
   }
 
-  const environmentRow = async (id: string) => ({
-    ...(await service.environmentInfo(id)),
-    ...activity.environmentActivity(id),
-  });
+  const environmentRow = async (id: string) => {
+    const info = await service.environmentInfo(id);
+    const done = activity.environmentActivity(id);
+    // Re-attached before this server's console was listening: the controller knows it was.
+    const reattached = service.controller.getEnvironment(id).reattached;
+    return { ...info, ...done, source: done.source ?? (reattached ? 'reattached' : null) };
+  };
 
   app.get('/console/api/overview', async () => {
+    await seeded;
     const listed = await service.listEnvironments();
     const rows = await Promise.all(
       listed.map(
@@ -194,15 +213,19 @@ export function registerConsole(app: FastifyInstance, service: InteractionServic
     };
   });
 
-  app.get<{ Params: { id: string } }>('/console/api/environments/:id', async (request) => ({
-    environment: await environmentRow(request.params.id),
-    calls: activity.callsOf(request.params.id),
-    interactions: activity.recentInteractions(request.params.id),
-  }));
+  app.get<{ Params: { id: string } }>('/console/api/environments/:id', async (request) => {
+    await seeded;
+    return {
+      environment: await environmentRow(request.params.id),
+      calls: activity.callsOf(request.params.id),
+      interactions: activity.recentInteractions(request.params.id),
+    };
+  });
 
-  app.get('/console/api/interactions', async () => ({
-    interactions: activity.recentInteractions(),
-  }));
+  app.get('/console/api/interactions', async () => {
+    await seeded;
+    return { interactions: activity.recentInteractions() };
+  });
 
   registerConsoleResources(app, service);
 

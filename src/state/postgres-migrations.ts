@@ -97,6 +97,11 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
         body JSONB NOT NULL
       );`,
   },
+  {
+    version: 9,
+    name: "the console's history after a restart: the most recently updated interactions (docs/console.md)",
+    sql: `CREATE INDEX interactions_updated ON interactions (updated);`,
+  },
 ];
 
 /** Any constant key for pg_advisory_xact_lock: "hookbox" in ASCII. */

@@ -213,6 +213,14 @@ export class PostgresStateStore implements ControllerStateStore {
     await this.pool.query('DELETE FROM interactions WHERE id = $1', [id]);
   }
 
+  async recentInteractions(limit: number): Promise<InteractionRow[]> {
+    const result = await this.pool.query(
+      'SELECT * FROM interactions ORDER BY updated DESC LIMIT $1',
+      [limit],
+    );
+    return result.rows.map((row) => interactionRowSchema.parse(row));
+  }
+
   async interactionsWithStatus(status: string): Promise<InteractionRow[]> {
     const result = await this.pool.query('SELECT * FROM interactions WHERE status = $1', [status]);
     return result.rows.map((row) => interactionRowSchema.parse(row));

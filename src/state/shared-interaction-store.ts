@@ -1,5 +1,9 @@
 import type { Interaction, Step } from '../interactions/schema.js';
-import type { InteractionHead, InteractionStore } from '../interactions/store.js';
+import type {
+  InteractionHead,
+  InteractionStore,
+  StoredInteraction,
+} from '../interactions/store.js';
 import type { ControllerStateStore } from './store.js';
 import { parseStoredInteraction } from '../interactions/stored-upgrade.js';
 
@@ -38,6 +42,22 @@ export class SharedInteractionStore implements InteractionStore {
   async get(id: string): Promise<Interaction | undefined> {
     const row = await this.state.interaction(id);
     return row === undefined ? undefined : parseStoredInteraction(row.body);
+  }
+
+  async recent(limit: number): Promise<StoredInteraction[]> {
+    const found: StoredInteraction[] = [];
+    for (const row of await this.state.recentInteractions(limit)) {
+      // A row that no longer reads as an interaction is left out of the list, not fatal to it.
+      const interaction = (() => {
+        try {
+          return parseStoredInteraction(row.body);
+        } catch {
+          return undefined;
+        }
+      })();
+      if (interaction) found.push({ interaction, tenant: row.tenant ?? null });
+    }
+    return found;
   }
 
   async remove(id: string): Promise<void> {

@@ -64,6 +64,12 @@ export class SqliteStateAdapter implements ControllerStateStore {
     this.sqlite.deleteInteraction(id);
   }
 
+  async recentInteractions(limit: number): Promise<InteractionRow[]> {
+    return this.sqlite
+      .recentInteractions(limit)
+      .flatMap((row) => this.sqlite.interaction(row.id) ?? []);
+  }
+
   async interactionsWithStatus(status: string): Promise<InteractionRow[]> {
     return this.sqlite.interactionsWithStatus(status);
   }

@@ -26,6 +26,8 @@ export interface ControllerStateStore {
   saveInteraction(row: InteractionRow): Promise<void>;
   interaction(id: string): Promise<InteractionRow | undefined>;
   interactionsWithStatus(status: string): Promise<InteractionRow[]>;
+  /** The most recently updated interactions, newest first (the console's history, docs/console.md). */
+  recentInteractions(limit: number): Promise<InteractionRow[]>;
   /** Removes an interaction and its steps (`DELETE /v1beta/interactions/{id}`). */
   deleteInteraction(id: string): Promise<void>;
   /** The snapshots' records (docs/environments.md, "Snapshots and forks"); optional for stand-ins. */

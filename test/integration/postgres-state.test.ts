@@ -9,6 +9,8 @@ import {
   redactUrl,
 } from '../../src/state/postgres-state-store.js';
 import { Credentials } from '../../src/credentials/credentials.js';
+import type { Interaction } from '../../src/interactions/schema.js';
+import { SharedInteractionStore } from '../../src/state/shared-interaction-store.js';
 import { startPostgres, type Postgres } from './postgres.js';
 
 let server: Postgres;
@@ -70,6 +72,28 @@ describe('PostgreSQL state', () => {
       await a.saveInteraction(interaction);
       expect(await b.interaction('int_1')).toEqual(interaction);
       expect((await b.interactionsWithStatus('in_progress')).map((r) => r.id)).toEqual(['int_1']);
+      // The console's history after a restart: newest first, as many as asked, whole interactions.
+      const later = {
+        id: 'int_2',
+        object: 'interaction',
+        status: 'completed',
+        agent: 'scripted',
+        environment_id: 'env_pg1',
+        steps: [{ type: 'model_output', content: [{ type: 'text', text: 'kept' }] }],
+        output_text: 'kept',
+        created: '2026-01-01T00:00:02.000Z',
+        updated: '2026-01-01T00:00:02.000Z',
+      } as unknown as Interaction;
+      await new SharedInteractionStore(a).put(later, 'tenant-b');
+      expect((await b.recentInteractions(5)).map((r) => r.id)).toEqual(['int_2', 'int_1']);
+      expect((await b.recentInteractions(1)).map((r) => r.id)).toEqual(['int_2']);
+      // int_1's body is no interaction: left out of the list, not fatal to it.
+      expect(await new SharedInteractionStore(b).recent(5)).toEqual([
+        {
+          interaction: expect.objectContaining({ id: 'int_2', output_text: 'kept' }),
+          tenant: 'tenant-b',
+        },
+      ]);
       await b.deleteEnvironment('env_pg1');
       expect(await a.environment('env_pg1')).toBeUndefined();
       expect(await a.environments()).toEqual([]);

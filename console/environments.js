@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, ApiError, useApi } from './api.js';
 import { ago, Badge, Cell, clock, html, ms, shortId } from './format.js';
 import { WaitingApprovals } from './approvals.js';
-import { CallFilters, callMatches, NO_CALL_FILTERS } from './call-filters.js';
+import { CallFilters, callMatches, NO_CALL_FILTERS, shownOutcome } from './call-filters.js';
 import { CallTimeline } from './interactions.js';
 
 /** Delete with a second, explicit confirmation (no browser dialog: it works with any input). */
@@ -43,8 +43,9 @@ function DeleteButton({ id, onDeleted }) {
 
 function LastCall({ call }) {
   if (!call) return html`<span class="muted">none yet</span>`;
-  return html`<span class=${call.outcome === 'blocked' ? 'denied-text' : ''}>
-    <code>${call.tool}</code> <${Badge} value=${call.outcome} />
+  const outcome = shownOutcome(call);
+  return html`<span class=${outcome === 'blocked' ? 'denied-text' : ''}>
+    <code>${call.tool}</code> <${Badge} value=${outcome} />
     <span class="muted"> ${ago(call.at)} ago</span>
   </span>`;
 }
@@ -62,7 +63,9 @@ function Tiles({ data }) {
 /** Whether an environment row matches the filters: tenant, last call's outcome, and free text. */
 function matches(env, { tenant, outcome, text }) {
   if (tenant && env.tenant !== tenant) return false;
-  if (outcome && env.last_call?.outcome !== outcome) return false;
+  // A call held for an approver is `waiting`, not blocked (docs/console.md, "Pages").
+  if (outcome && (env.last_call ? shownOutcome(env.last_call) : undefined) !== outcome)
+    return false;
   const needle = text.trim().toLowerCase();
   if (!needle) return true;
   return [env.environment_id, env.tenant, env.template, env.last_call?.tool, ...env.hook_groups]
@@ -97,6 +100,7 @@ function Filters({ environments, filters, setFilters }) {
         <option value="">any</option>
         <option value="ok">ok</option>
         <option value="blocked">blocked</option>
+        <option value="waiting">waiting</option>
         <option value="error">error</option>
       </select></label
     >

@@ -112,6 +112,22 @@ describe('the console and pending approvals', () => {
       'Held: waiting for approval: needs a human <b>now</b>',
     );
     expect(await page.$$('.step.denied')).toHaveLength(0);
+    // In the environments list its last call is waiting too, and the Last call filter finds it.
+    await page.evaluate(() => (location.hash = '#/environments'));
+    await page.waitForSelector(`tr[data-environment="${paused.environment_id}"]`);
+    await page.select('#environment-outcome', 'waiting');
+    await page.waitForFunction(
+      (id) =>
+        (
+          document.querySelector(`tr[data-environment="${id}"]`) as HTMLElement | null
+        )?.innerText.includes('waiting'),
+      {},
+      paused.environment_id,
+    );
+    await page.select('#environment-outcome', 'blocked');
+    await page.waitForFunction(
+      () => document.querySelectorAll('tr[data-environment]').length === 0,
+    );
     await page.evaluate((id) => (location.hash = `#/interactions/${id}`), paused.id);
     await page.waitForSelector(`button[aria-label="Deny ${callId}"]`);
 

@@ -4,19 +4,18 @@
 // server only through the proxy, by a name the proxy's test configuration maps to 127.0.0.1; a
 // clone that fails, or a host the allowlist does not name, is a 400 naming the source, with no
 // environment left behind. `gcs` and `skill_registry` are a 400 naming the type.
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Controller } from '../../src/environments/controller.js';
 import { createLogger } from '../../src/record/logger.js';
-import { LABEL_CONTROLLER } from '../../src/sandbox/labels.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
 import { apiErrorOf } from './api-error.js';
 import { fetchJson } from './api-helpers.js';
 import { makeRepository, startGitServer, type GitServer } from './git-server.js';
 import { jsClient, runPython } from './sdk-helpers.js';
+import { resourcesOf } from './server-helpers.js';
 
 const KEY = 'sdk-repositories-key';
 const GIT_HOST = 'git.hookbox.test';
@@ -270,23 +269,13 @@ describe('bad repository sources: a 400 naming the field; nothing is left behind
     });
   });
 
-  it('the container of a failed clone is removed, not only unlisted', async () => {
-    const before = containersOf(server);
+  it('the container and volumes of a failed clone are removed, not only unlisted', async () => {
+    const before = await resourcesOf(server);
     const answer = await call('POST', '/v1beta/environments', {
       sources: source(`http://${GIT_HOST}:${git.port}/missing.git`),
       network: NETWORK,
     });
     expect(answer.status, answer.text).toBe(400);
-    expect(containersOf(server)).toEqual(before);
+    expect(await resourcesOf(server)).toEqual(before);
   });
 });
-
-/** The ids of the containers (sandboxes and egress relays) this server's controller made. */
-function containersOf(running: RunningServer): string[] {
-  const { id } = running.service.controller.identity;
-  return execFileSync('docker', ['ps', '-aq', '--filter', `label=${LABEL_CONTROLLER}=${id}`])
-    .toString()
-    .split('\n')
-    .filter((line) => line !== '')
-    .sort();
-}

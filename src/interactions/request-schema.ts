@@ -166,7 +166,8 @@ export const networkSchema = z.union(
 export const inlineSourceSchema = z
   .strictObject({
     type: z.literal('inline', {
-      error: 'must be "inline" (hookbox has no "repository" or "gcs" sources)',
+      error:
+        'must be "inline" here; a "repository" source is cloned by POST /v1beta/environments, whose id the interaction can name (docs/environments.md, "Repository sources")',
     }),
     target: z
       .string()

@@ -26,7 +26,9 @@ export interface CreateEnvironmentRequest {
   /** Inline sources, in hookbox's own shape (config/sources.ts). */
   sources: unknown[];
   /** Repository sources (a git URL cloned at creation; docs/environments.md). */
-  repositories: { index: number; url: string; target: string }[];
+  repositories: { index: number; url: string; target?: string }[];
+  /** Where each of `sources` stood in the request's list (repositories are taken out of it). */
+  inlineIndices: number[];
   network?: unknown;
   env?: unknown;
   /** The id of the environment to fork, without `environments/`. */
@@ -60,11 +62,12 @@ function repositoryOf(raw: Record<string, unknown>, index: number) {
   if (extra.length > 0)
     refuse(`${field}.${extra[0]}`, 'a repository source takes "source" and "target" only');
   const url = raw.source;
-  if (typeof url !== 'string' || !/^(https?|git):\/\/[^\s]+$/.test(url))
-    refuse(`${field}.source`, 'must be a git URL (http://, https:// or git://)');
-  const target = raw.target ?? 'workspace';
-  if (typeof target !== 'string') refuse(`${field}.target`, 'must be a folder under "workspace"');
-  return { index, url, target };
+  if (typeof url !== 'string' || !/^https?:\/\/[^\s]+$/.test(url))
+    refuse(`${field}.source`, 'must be a git URL (http:// or https://)');
+  const target = raw.target;
+  if (target !== undefined && typeof target !== 'string')
+    refuse(`${field}.target`, 'must be a folder under "workspace/"');
+  return { index, url, ...(target !== undefined ? { target } : {}) };
 }
 
 /** Checks the SDK's create body; a UserError names the first field at fault. */
@@ -77,6 +80,7 @@ export function parseCreateEnvironment(body: unknown): CreateEnvironmentRequest 
   const request = parsed.data;
   const sources: unknown[] = [];
   const repositories: CreateEnvironmentRequest['repositories'] = [];
+  const inlineIndices: number[] = [];
   (request.sources ?? []).forEach((raw, index) => {
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
       refuse(`sources[${index}]`, 'must be an object');
@@ -93,6 +97,7 @@ export function parseCreateEnvironment(body: unknown): CreateEnvironmentRequest 
       if (source.source !== undefined)
         refuse(`sources[${index}].source`, 'an inline source takes "content", not "source"');
       sources.push({ ...source, type: 'inline' });
+      inlineIndices.push(index);
     } else
       refuse(
         `sources[${index}].type`,
@@ -111,6 +116,7 @@ export function parseCreateEnvironment(body: unknown): CreateEnvironmentRequest 
   return {
     sources,
     repositories,
+    inlineIndices,
     ...(request.network !== undefined ? { network: request.network } : {}),
     ...(request.env !== undefined ? { env: envOf(request.env) } : {}),
     ...(from !== undefined ? { fromEnvironment: from } : {}),

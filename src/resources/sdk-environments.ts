@@ -12,6 +12,7 @@ import type { EnvironmentInfo } from '../interactions/schema.js';
 import { parseNetworkOptions, type NetworkOptions } from '../network/allowlist.js';
 import type { Caller } from '../tenants/tenant.js';
 import { parseCreateEnvironment } from './environment-request.js';
+import { checkRepositories, cloneRepositories } from './repository-sources.js';
 import { pageOf, pageOfItems } from './paging.js';
 import { walkWorkspace } from './workspace-tree.js';
 
@@ -38,6 +39,26 @@ export type EnvironmentResource = EnvironmentInfo & {
   file_count?: string;
 };
 
+/**
+ * Runs `check` over the inline sources alone; an error it names `sources[i]…` with is renamed to
+ * that source's place in the request's whole list (repositories were taken out of it).
+ */
+function inRequestOrder<T>(check: () => T, indices: number[]): T {
+  try {
+    return check();
+  } catch (error) {
+    const at = error instanceof UserError ? /^sources\[(\d+)\]/.exec(error.message) : null;
+    const index = at ? indices[Number(at[1])] : undefined;
+    if (!(error instanceof UserError) || index === undefined || index === Number(at![1]))
+      throw error;
+    const rename = (text: string) => text.replace(/^sources\[\d+\]/, `sources[${index}]`);
+    const field = error.details?.field;
+    throw new UserError(error.code, rename(error.message), {
+      details: { ...error.details, ...(typeof field === 'string' ? { field: rename(field) } : {}) },
+    });
+  }
+}
+
 /** The SDK resource over the service's environments. */
 export class SdkEnvironments {
   /** The sources each environment was made with (this server's; another replica's show none). */
@@ -54,7 +75,7 @@ export class SdkEnvironments {
       this.madeWith.set(id, this.madeWith.get(request.fromEnvironment) ?? []);
       return this.get(id, caller);
     }
-    const placed = placeSources(request.sources);
+    const placed = inRequestOrder(() => placeSources(request.sources), request.inlineIndices);
     const env = request.env === undefined ? undefined : parseToolEnv(request.env, 'env');
     // Checked here so a bad network is refused before anything is made; undefined: no network.
     const allowlist =
@@ -63,28 +84,37 @@ export class SdkEnvironments {
       allowlist !== undefined && allowlist.entries.length > 0
         ? (request.network as NetworkOptions)
         : undefined;
-    if (request.repositories.length > 0) {
-      const first = request.repositories[0]!;
-      throw new UserError(
-        'invalid_argument',
-        `sources[${first.index}].type: type "repository" needs a network allowing its host`,
-        { details: { field: `sources[${first.index}].type` } },
-      );
-    }
+    // Checked before anything is made: a repository's host must be allowlisted.
+    const repositories = checkRepositories(
+      request.repositories,
+      placed.map((source) => source.absolutePath.slice(1)),
+      allowlist,
+    );
     const environment = await this.service.environments.createFor(caller, {
       sources: request.sources as InlineSource[],
       ...(network ? { network } : {}),
       ...(env ? { env } : {}),
     });
+    try {
+      await cloneRepositories(environment, repositories);
+    } catch (error) {
+      // Nothing half-made is left behind: the environment goes, and the error says why.
+      await this.service.deleteEnvironment(environment.id, caller).catch(() => {});
+      throw error;
+    }
     this.service.leases.track(environment.id);
-    this.madeWith.set(
-      environment.id,
-      placed.map((source) => ({
+    this.madeWith.set(environment.id, [
+      ...placed.map((source) => ({
         type: 'inline' as const,
         target: source.absolutePath.slice(1),
         ...(source.encoding === 'base64' ? { encoding: 'base64' } : {}),
       })),
-    );
+      ...repositories.map((repository) => ({
+        type: 'repository' as const,
+        target: repository.target,
+        source: repository.url,
+      })),
+    ]);
     return this.get(environment.id, caller);
   }
 

@@ -22,17 +22,22 @@ export function snippet(page: string, name: string): { language: string; code: s
   return { language: block[1]!, code: block[2]! };
 }
 
-/** Runs the snippet against `server` with `key`; its stdout (a failure throws with its stderr). */
+/**
+ * Runs the snippet against `server` with `key`; its stdout (a failure throws with its stderr).
+ * `replace` maps more of the page's text to the test's (an outside URL to a loopback server's).
+ */
 export async function runSnippet(
   server: RunningServer,
   key: string,
   page: string,
   name: string,
+  replace: Record<string, string> = {},
 ): Promise<string> {
   const { language, code: raw } = snippet(page, name);
-  const code = raw
+  let code = raw
     .replaceAll('http://127.0.0.1:8080', server.url)
     .replaceAll('change-me-please', key);
+  for (const [from, to] of Object.entries(replace)) code = code.replaceAll(from, to);
   const options = { timeout: 180_000, maxBuffer: 16 * 1024 * 1024, cwd: process.cwd() };
   if (language === 'js') {
     // Inside the project, so `import '@google/genai'` resolves to its node_modules.

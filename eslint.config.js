@@ -2,7 +2,16 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.venv-sdk/**'] },
+  // Published hook scripts under test/integration/agent-hooks/ are third-party copies, kept verbatim.
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      '.venv-sdk/**',
+      'test/integration/agent-hooks/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

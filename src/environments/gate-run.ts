@@ -20,7 +20,7 @@ export interface GateOutcome {
 
 /**
  * Runs the sandbox's pre hooks for a call (docs/contract.md §6), checks a rewritten call against the tool's
- * schema (docs/dialects.md, "updatedInput") and settles `ask` answers with the approver, if any.
+ * schema (docs/dialects.md, "Stdin, answers and rewrites") and settles `ask` answers with the approver, if any.
  */
 export async function runGates(options: {
   gates: HooksConfig;

@@ -80,11 +80,15 @@ const files = {
         },
       ],
     },
-    // After block_dangerous.sh: security-check.sh's "rm -rf /" pattern also matches rm -rf /tmp/….
-    'cursor-security-check': {
+    'cursor-protected-path': {
       dialect: 'cursor',
-      beforeShellExecution: [
-        { hooks: [{ type: 'command', command: 'bash /.agents/hooks-scripts/security-check.sh' }] },
+      preToolUse: [
+        {
+          matcher: '.*',
+          hooks: [
+            { type: 'command', command: 'node /.agents/hooks-scripts/protected-path-guard.js' },
+          ],
+        },
       ],
     },
     'gemini-cli-secrets': {
@@ -109,8 +113,8 @@ const files = {
     'codex/mashharuki-shipaton2026/block-protected-files.sh',
   ),
   '.agents/hooks-scripts/block-git.sh': script('cursor/hamzafer-cursor-hooks/block-git.sh'),
-  '.agents/hooks-scripts/security-check.sh': script(
-    'cursor/curiouscaliboi-cursor-experiments/security-check.sh',
+  '.agents/hooks-scripts/protected-path-guard.js': script(
+    'cursor/ruizhernandez-cursor-hooks-minimal-test/protected-path-guard.js',
   ),
   '.agents/hooks-scripts/block_dangerous.sh': script(
     'openhands/openhands-software-agent-sdk/block_dangerous.sh',
@@ -181,11 +185,11 @@ const CASES: Case[] = [
     ],
   },
   {
-    tool: 'code_execution',
-    args: { code: 'dd if=/dev/zero of=/tmp/zero bs=1 count=1' },
+    tool: 'write_to_file',
+    args: { TargetFile: 'docs/protected/EVAL-RUBRIC.md', CodeContent: 'rubric v2' },
     blockedBy: [
-      'cursor-security-check',
-      "The command 'dd if=/dev/zero of=/tmp/zero bs=1 count=1' matches a dangerous pattern and has been blocked for security reasons. Please use safer alternatives.",
+      'cursor-protected-path',
+      "[Protected Path Guard] Blocked: 'Write' targets protected path '/workspace/docs/protected/EVAL-RUBRIC.md'.",
     ],
   },
   {

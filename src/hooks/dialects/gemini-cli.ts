@@ -1,6 +1,12 @@
-import { undecided, type HandlerRun, type PreDecision } from '../decision.js';
+import {
+  failureOf,
+  undecided,
+  type HandlerRun,
+  type PostDecision,
+  type PreDecision,
+} from '../decision.js';
 import { object, raw, text, type Json } from './answer-json.js';
-import { claudeCodeDialect, sessionIdOf } from './claude-code.js';
+import { sessionIdOf } from './claude-code.js';
 import { failed, failedRun, resultText } from './payload-parts.js';
 import { renamedVocabulary } from './renamed-tools.js';
 import type { Dialect, DialectCallContext, HandlerTerms } from './types.js';
@@ -137,6 +143,60 @@ function readAnswer(answer: Json, handler: HandlerTerms): PreDecision {
   );
 }
 
+/**
+ * AfterTool, read as BeforeTool is (stdout, else stderr, whatever the exit code). Gemini CLI hides
+ * the result from the model on `decision: "deny"` or its alias `"block"`, on `continue: false` and
+ * on a blocking exit code, and sends the reason instead; `hookSpecificOutput.additionalContext` is
+ * appended. A post hook cannot undo or hide a call that ran (docs/contract.md §6): hookbox adds
+ * the reason, and the context, after the result (docs/agent-dialects.md, "Gemini CLI").
+ */
+function decidePost(run: HandlerRun, handler: HandlerTerms): PostDecision {
+  const code = run.http_status !== undefined ? 0 : run.exit_code;
+  const failure =
+    run.timed_out || run.failure !== undefined || run.http_status !== undefined || code === null
+      ? failureOf(run, handler.timeoutSeconds)
+      : undefined;
+  if (failure) return { ...failure, ...raw(run.stderr || run.stdout) };
+  const fromStdout = run.stdout.trim() !== '';
+  const said = fromStdout ? run.stdout.trim() : run.stderr.trim();
+  const extras = raw(fromStdout ? run.stdout : run.stderr);
+  const answer = run.truncated && fromStdout ? undefined : answerJson(said);
+  const warning = { outcome: 'error' as const, reason: `exited with code ${code}`, ...extras };
+  if (!answer) {
+    if (code === 0) return { outcome: 'ok', reason: null, ...extras };
+    if (code === 1 || (said === '' && code !== 2)) return warning;
+    return blockedResult(said || `${DEFAULT_HIDE_REASON} (exit ${code})`, undefined, extras);
+  }
+  const context = text(object(answer.hookSpecificOutput)?.additionalContext);
+  const blocked =
+    answer.continue === false
+      ? (text(answer.stopReason) ?? text(answer.reason) ?? 'an AfterTool hook stopped the agent')
+      : answer.decision === 'deny' || answer.decision === 'block'
+        ? (text(answer.reason) ?? DEFAULT_HIDE_REASON)
+        : code === 2
+          ? `${DEFAULT_HIDE_REASON} (exit 2)`
+          : undefined;
+  if (blocked !== undefined) return blockedResult(blocked, context, extras);
+  if (code !== 0) return warning;
+  return {
+    outcome: 'ok',
+    reason: null,
+    ...(context ? { additionalContext: context } : {}),
+    ...extras,
+  };
+}
+
+const DEFAULT_HIDE_REASON = 'An AfterTool hook withheld the result.';
+
+function blockedResult(
+  reason: string,
+  context: string | undefined,
+  extras: { rawAnswer?: string },
+): PostDecision {
+  const parts = [`Tool result blocked: ${reason}`, ...(context ? [context] : [])];
+  return { outcome: 'ok', reason, additionalContext: parts.join('\n'), ...extras };
+}
+
 export const geminiCliDialect: Dialect = {
   id: 'gemini-cli',
   toolName: (call) => geminiCliTools.show(call).name,
@@ -155,8 +215,6 @@ export const geminiCliDialect: Dialect = {
   }),
   env: () => ({ GEMINI_PROJECT_DIR: '/workspace', CLAUDE_PROJECT_DIR: '/workspace' }),
   decidePre,
-  // AfterTool: exit 2 and `decision: "deny"` replace what the model is shown, and
-  // `hookSpecificOutput.additionalContext` is appended — read as Claude Code's PostToolUse is.
-  decidePost: claudeCodeDialect.decidePost,
+  decidePost,
   mapBack: geminiCliTools.back,
 };

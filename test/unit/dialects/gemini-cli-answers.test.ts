@@ -91,3 +91,49 @@ describe('Gemini CLI answers: exit codes', () => {
     expect(decide(run({ exit_code: null, timed_out: true }), closed).blocks).toBe(true);
   });
 });
+
+describe('Gemini CLI AfterTool answers: what is added after the result', () => {
+  const after = dialectOf('gemini-cli').decidePost;
+  it('decision "deny" and its alias "block" both withhold the result with their reason', () => {
+    for (const decision of ['deny', 'block']) {
+      const said = JSON.stringify({ decision, reason: 'output held a token' });
+      expect(after(run({ stdout: said }), open)).toMatchObject({
+        outcome: 'ok',
+        reason: 'output held a token',
+        additionalContext: 'Tool result blocked: output held a token',
+      });
+    }
+  });
+  it('exit 2 with text on stderr, or JSON on stderr, withholds the result with what it says', () => {
+    expect(after(run({ exit_code: 2, stderr: 'secret in output\n' }), open)).toMatchObject({
+      reason: 'secret in output',
+      additionalContext: 'Tool result blocked: secret in output',
+    });
+    const json = run({ exit_code: 2, stderr: deny('\n', 'said as JSON') });
+    expect(after(json, open)).toMatchObject({ reason: 'said as JSON' });
+  });
+  it('continue: false gives its stopReason; additionalContext follows the reason', () => {
+    const stop = JSON.stringify({
+      continue: false,
+      stopReason: 'stop here',
+      hookSpecificOutput: { hookEventName: 'AfterTool', additionalContext: 'see the log' },
+    });
+    expect(after(run({ stdout: stop }), open)).toMatchObject({
+      reason: 'stop here',
+      additionalContext: 'Tool result blocked: stop here\nsee the log',
+    });
+  });
+  it('allow or no decision adds only additionalContext; exit 1 is a warning; a timeout an error', () => {
+    const context = JSON.stringify({
+      hookSpecificOutput: { additionalContext: 'lint: 2 warnings' },
+    });
+    expect(after(run({ stdout: context }), open)).toMatchObject({
+      outcome: 'ok',
+      reason: null,
+      additionalContext: 'lint: 2 warnings',
+    });
+    expect(after(run({ stdout: '{"decision":"allow"}' }), open).additionalContext).toBeUndefined();
+    expect(after(run({ exit_code: 1, stderr: 'oops' }), open)).toMatchObject({ outcome: 'error' });
+    expect(after(run({ exit_code: null, timed_out: true }), open).outcome).toBe('timeout');
+  });
+});

@@ -70,7 +70,8 @@ export function registerFilesRoutes(app: FastifyInstance, service: InteractionSe
         return {
           path: `/workspace/${found.path}`.replace(/\/$/, ''),
           type: 'directory',
-          entries: found.entries,
+          // hookbox's own listing, as before; the SDKs' (files.list) shows the times.
+          entries: found.entries.map(({ name, type, size }) => ({ name, type, size })),
         };
       return reply.header('content-type', 'application/octet-stream').send(found.data);
     };

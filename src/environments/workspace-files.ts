@@ -362,9 +362,13 @@ async function readTar(archive: Uint8Array, folder: string): Promise<ArchiveEntr
             );
           if (entries.length >= FILES_API_LIMITS.maxArchiveEntries)
             throw refuse(`more than ${FILES_API_LIMITS.maxArchiveEntries} members`);
-          const member = workspacePathOf(name, { field: 'body: archive member', write: true });
+          const member = workspacePathOf(name, {
+            field: 'body',
+            label: 'body: archive member',
+            write: true,
+          });
           const path = folder === '' ? member : `${folder}/${member}`;
-          workspacePathOf(path, { write: true });
+          workspacePathOf(path, { field: 'body', label: 'body: unpacked to', write: true });
           entries.push(
             header.type === 'directory' ? { path } : { path, data: Buffer.concat(chunks) },
           );

@@ -233,6 +233,8 @@ describe('archives that escape their folder, or are not what they claim', () => 
       const answer = await upload('safe', bytes, 'extract=true&overwrite=true');
       const body = await answer.json();
       expect(answer.status, JSON.stringify(body)).toBe(status);
+      // The upload is over (the Python SDK sends a chunk again until an answer says so).
+      expect(answer.headers.get('x-goog-upload-status')).toBe('final');
       expect(apiErrorOf(body).field).toBe('body');
       expect(apiErrorOf(body).message).toMatch(message);
       expect(await workspaceState()).toEqual(before);

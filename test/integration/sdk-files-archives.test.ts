@@ -2,7 +2,7 @@
 // `hookbox serve` and sandbox: the JavaScript SDK unpacks a gzip-compressed tar and a zip (read by
 // the sandbox agent) byte-exact; an archive whose member escapes its folder (`../`, an absolute
 // path, a symlink out), one that is not what it claims, or one that unpacks past the limit is a 4xx
-// naming `body`, and nothing is written or changed.
+// naming `body`, and nothing is written or changed; an upload a gate denies is a 403.
 import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { execa } from 'execa';
@@ -23,7 +23,9 @@ beforeAll(async () => {
     server,
     'POST',
     '/v1beta/environments',
-    { sources: [{ type: 'inline', target: 'workspace/safe/keep.txt', content: 'kept\n' }] },
+    {
+      sources: [{ type: 'inline', target: 'workspace/safe/keep.txt', content: 'kept\n' }, ...GATE],
+    },
     { 'x-goog-api-key': KEY },
   );
   environmentId = made.json.id;
@@ -31,6 +33,34 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
 });
+
+/** A gate that denies the write of any file named `.env` (docs/environments.md, "Files and the gates"). */
+const GATE = [
+  {
+    type: 'inline',
+    target: '.agents/hooks.json',
+    content: JSON.stringify({
+      guard: {
+        pre_tool_execution: [
+          {
+            matcher: 'write_to_file|write_file',
+            hooks: [{ type: 'command', command: 'python3 /.agents/env-gate.py', timeout: 10 }],
+          },
+        ],
+      },
+    }),
+  },
+  {
+    type: 'inline',
+    target: '.agents/env-gate.py',
+    content: [
+      'import json, sys',
+      'args = json.load(sys.stdin)["tool_call"]["args"]',
+      'if (args.get("TargetFile") or args.get("path") or "").endswith(".env"):',
+      '    print(json.dumps({"decision": "deny", "reason": "no .env files"}))',
+    ].join('\n'),
+  },
+];
 
 /** A zip made by Python's zipfile: files (base64 content), folders, and symlinks (Unix mode). */
 async function zipOf(
@@ -252,5 +282,28 @@ describe('archives that escape their folder, or are not what they claim', () => 
     expect(apiErrorOf(await answer.json()).field).toBe('body');
     expect(await workspaceState()).toEqual(before);
     expect(before.keep).toBe('kept\n');
+  });
+});
+
+describe('uploads meet the gates', () => {
+  it('an upload, or an archive, holding what a gate denies is a 403 and writes nothing', async () => {
+    const ai = jsClient(server, KEY);
+    const before = await workspaceState();
+    const single = await ai.environments.files
+      .upload({ environment: environmentId, path: 'config/.env', file: Buffer.from('SECRET=1') })
+      .then(
+        () => undefined,
+        (error: { status?: number; message?: string }) => error,
+      );
+    expect(single?.status).toBe(403);
+    expect(single?.message).toContain('no .env files');
+    const zipped = await zipOf([
+      { name: 'fine.txt', data: Buffer.from('fine') },
+      { name: 'deploy/.env', data: Buffer.from('SECRET=1') },
+    ]);
+    const archive = await upload('config', zipped);
+    expect(archive.status).toBe(403);
+    expect(apiErrorOf(await archive.json()).message).toContain('no .env files');
+    expect(await workspaceState()).toEqual(before);
   });
 });

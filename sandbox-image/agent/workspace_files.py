@@ -1,12 +1,14 @@
 """The files API of the environment (docs/environments.md, "Files"): reading, writing and deleting
-files under /workspace for the API's client, and a folder as a tar archive.
+files under /workspace for the API's client, a folder as a tar archive, and an uploaded zip archive
+read into a tar one (so the controller checks its members as it checks a tar's).
 
 Everything runs on the tool user's filesystem-uid threads of files.py, so the kernel checks every
 access as it does for tool code (docs/contract.md §2). The controller has checked the path's syntax already
 (relative, no `..`); here the agent refuses a path whose symlinks lead out of /workspace.
 Failures are answers `{"error_kind": ..., "error": ...}`: `escapes`, `exists`, `not_found`,
 `is_directory`, `not_directory`, `not_regular`, `not_empty`, `too_large`, `loop`, `agents`,
-`read_only`, `permission`, `no_space`, `too_long`, `os` (an error nothing here expected).
+`read_only`, `permission`, `no_space`, `too_long`, `not_archive`, `os` (an error nothing here
+expected).
 """
 
 import asyncio
@@ -16,6 +18,7 @@ import io
 import os
 import stat
 import tarfile
+import zipfile
 
 from files import TOOL_EXECUTOR, WORKSPACE
 from search import entry_type
@@ -106,7 +109,7 @@ def get(path, max_bytes):
     except OSError as error:
         raise os_error(error, shown)
     if stat.S_ISDIR(info.st_mode):
-        return {"type": "directory", "entries": listing(real)}
+        return {"type": "directory", "entries": listing(real), **times_of(info)}
     if not stat.S_ISREG(info.st_mode):
         raise FilesError("not_regular", f"{shown}: not a regular file")
     if info.st_size > max_bytes:
@@ -119,7 +122,13 @@ def get(path, max_bytes):
         data = handle.read(max_bytes + 1)
     if len(data) > max_bytes:
         raise FilesError("too_large", f"{shown}: over the {max_bytes}-byte limit of the files API")
-    return {"type": "file", "data": base64.b64encode(data).decode("ascii"), "size": len(data)}
+    return {"type": "file", "data": base64.b64encode(data).decode("ascii"), "size": len(data), **times_of(info)}
+
+
+def times_of(info):
+    """When an entry was last modified, and when its inode last changed (Linux keeps no birth time
+    that Python 3.11 can read): milliseconds since the epoch, shown by the SDKs' files.list."""
+    return {"mtime_ms": int(info.st_mtime_ns // 1_000_000), "ctime_ms": int(info.st_ctime_ns // 1_000_000)}
 
 
 def listing(real):
@@ -129,7 +138,7 @@ def listing(real):
             info = os.lstat(os.path.join(real, name))
         except OSError:
             continue
-        entries.append({"name": name, "type": entry_type(info.st_mode), "size": info.st_size})
+        entries.append({"name": name, "type": entry_type(info.st_mode), "size": info.st_size, **times_of(info)})
     return entries
 
 
@@ -245,6 +254,51 @@ def check_size(buffer, max_bytes, shown):
     return check
 
 
+def tar_of_zip(data, max_bytes):
+    """An uploaded zip archive as a tar archive with the same member names, unchecked: the
+    controller checks every name and type as it does a tar's (a `../`, an absolute path or a
+    symlink is refused there). Reading it here keeps a hostile archive's parsing in the sandbox.
+    Symlinks (Unix mode bits in `external_attr`) become tar symlinks so that they are refused as
+    such; more than `max_bytes` unpacked, an encrypted member or a bad CRC is refused."""
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except (zipfile.BadZipFile, ValueError) as error:
+        raise FilesError("not_archive", f"not a zip archive ({error})")
+    out = io.BytesIO()
+    total = 0
+    with archive, tarfile.open(fileobj=out, mode="w", format=tarfile.PAX_FORMAT) as tar:
+        for info in archive.infolist():
+            member = tarfile.TarInfo(info.filename)
+            mode = info.external_attr >> 16
+            if info.flag_bits & 0x1:
+                raise FilesError("not_archive", f"archive member {info.filename!r} is encrypted")
+            if stat.S_ISLNK(mode):
+                member.type = tarfile.SYMTYPE
+                member.linkname = archive.read(info)[:4096].decode("utf-8", "replace")
+                tar.addfile(member)
+                continue
+            if info.is_dir():
+                member.type = tarfile.DIRTYPE
+                tar.addfile(member)
+                continue
+            total += info.file_size
+            if total > max_bytes:
+                raise FilesError("too_large", f"the archive unpacks to over the {max_bytes}-byte limit of the files API")
+            try:
+                # Read at most what the header announced, plus one byte to catch a lying header.
+                with archive.open(info) as handle:
+                    content = handle.read(info.file_size + 1)
+            except (zipfile.BadZipFile, NotImplementedError, RuntimeError, EOFError, OSError) as error:
+                raise FilesError("not_archive", f"archive member {info.filename!r} cannot be read ({error})")
+            if len(content) != info.file_size:
+                raise FilesError("not_archive", f"archive member {info.filename!r} is not the size its header says")
+            member.size = len(content)
+            member.mode = 0o644
+            tar.addfile(member, io.BytesIO(content))
+    tarred = out.getvalue()
+    return {"data": base64.b64encode(tarred).decode("ascii"), "size": len(tarred)}
+
+
 async def run(request):
     action = request["action"]
     path = request.get("path", "")
@@ -259,6 +313,8 @@ async def run(request):
         work = lambda: delete(path)  # noqa: E731
     elif action == "tar":
         work = lambda: tar_of(path, limit)  # noqa: E731
+    elif action == "zip_to_tar":
+        work = lambda: tar_of_zip(base64.b64decode(request["data"]), limit)  # noqa: E731
     else:
         raise ValueError(f"unknown files action {action!r}")
     try:

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { gunzipSync } from 'node:zlib';
 import { extract } from 'tar-stream';
 import { SystemError, UserError } from '../errors/index.js';
 import type { AuditEntry } from '../record/audit-log.js';
@@ -12,17 +13,25 @@ import { afterChange, gateCallOf, gateChange, type FilesGateHost } from './files
 import { newCallId } from './ids.js';
 import { FILES_API_LIMITS, workspacePathOf } from './workspace-path.js';
 
+/** When an entry was last modified, and when its inode last changed (ms since the epoch). */
+export interface FileTimes {
+  mtimeMs: number;
+  ctimeMs: number;
+}
+
 /** An entry of a folder's listing. */
 export interface FileEntry {
   name: string;
   type: 'file' | 'directory' | 'symlink' | 'other';
   size: number;
+  /** Absent from agents older than the SDKs' files.list. */
+  times?: FileTimes;
 }
 
-/** What `read` found: a file's bytes, or a folder's listing. */
+/** What `read` found: a file's bytes, or a folder's listing (with its own times). */
 export type FileRead =
-  | { type: 'file'; path: string; data: Buffer }
-  | { type: 'directory'; path: string; entries: FileEntry[] };
+  | { type: 'file'; path: string; data: Buffer; times?: FileTimes }
+  | { type: 'directory'; path: string; entries: FileEntry[]; times?: FileTimes };
 
 /** What a files-API change came to (it is in the audit log as a `file` entry). */
 export interface FileChange {
@@ -124,9 +133,20 @@ export class WorkspaceFiles {
     this.host.assertLive();
     const path = workspacePathOf(rawPath, { allowRoot: true });
     const answer = await this.host.exclusive(() => this.ask({ action: 'get', path }));
+    const times = { mtimeMs: answer.mtime_ms, ctimeMs: answer.ctime_ms };
     return answer.type === 'file'
-      ? { type: 'file', path, data: Buffer.from(answer.data, 'base64') }
-      : { type: 'directory', path, entries: answer.entries };
+      ? { type: 'file', path, data: Buffer.from(answer.data, 'base64'), times }
+      : {
+          type: 'directory',
+          path,
+          times,
+          entries: answer.entries.map((entry) => ({
+            name: entry.name,
+            type: entry.type,
+            size: entry.size,
+            times: { mtimeMs: entry.mtime_ms, ctimeMs: entry.ctime_ms },
+          })),
+        };
   }
 
   /** A folder as a tar archive (symlinks stored as links, never followed). */
@@ -175,8 +195,10 @@ export class WorkspaceFiles {
   }
 
   /**
-   * Unpacks a tar archive into a folder (`""`: /workspace): regular files and folders only, each
-   * path checked as a files-API path and each file shown to the gates; all written or none.
+   * Unpacks an archive into a folder (`""`: /workspace): a tar, a gzip-compressed tar or a zip,
+   * told apart by their first bytes (docs/environments.md, "Files"). Regular files and folders
+   * only, each path checked as a files-API path and each file shown to the gates; all written or
+   * none.
    */
   async writeArchive(
     rawPath: string,
@@ -185,7 +207,7 @@ export class WorkspaceFiles {
   ): Promise<FileChange> {
     this.host.assertLive();
     const folder = workspacePathOf(rawPath, { allowRoot: true, write: rawPath !== '' });
-    const entries = await readTar(archive, folder);
+    const entries = await readTar(await this.asTar(archive), folder);
     const overwrite = options.overwrite ?? false;
     const files = entries.filter((entry) => entry.data !== undefined);
     return this.change('put_tar', folder, files, overwrite, () =>
@@ -202,6 +224,35 @@ export class WorkspaceFiles {
         'body',
       ),
     );
+  }
+
+  /**
+   * The archive as a tar: a gzip is inflated here (at most the files API's limit); a zip is read
+   * into a tar by the sandbox agent, so that a hostile zip is parsed inside the sandbox and its
+   * members are then checked as a tar's are, in one place ({@link readTar}).
+   */
+  private async asTar(archive: Uint8Array): Promise<Uint8Array> {
+    const bytes = Buffer.from(archive.buffer, archive.byteOffset, archive.byteLength);
+    if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
+      try {
+        return gunzipSync(bytes, { maxOutputLength: FILES_API_LIMITS.maxFileBytes });
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        throw new UserError(
+          code === 'ERR_BUFFER_TOO_LARGE' ? 'payload_too_large' : 'invalid_argument',
+          code === 'ERR_BUFFER_TOO_LARGE'
+            ? `body: the archive unpacks to over the files API's limit of ${FILES_API_LIMITS.maxFileBytes} bytes`
+            : `body: not a gzip-compressed tar archive (${(error as Error).message})`,
+          { details: { field: 'body' } },
+        );
+      }
+    }
+    const zip = bytes.subarray(0, 4).toString('latin1');
+    if (zip !== 'PK\x03\x04' && zip !== 'PK\x05\x06') return bytes;
+    const answer = await this.host.exclusive(() =>
+      this.ask({ action: 'zip_to_tar', data: bytes.toString('base64') }, 'body'),
+    );
+    return Buffer.from(answer.data, 'base64');
   }
 
   /** Gates (each file), change, post hooks, audit: on the environment's queue, between calls. */
@@ -311,9 +362,13 @@ async function readTar(archive: Uint8Array, folder: string): Promise<ArchiveEntr
             );
           if (entries.length >= FILES_API_LIMITS.maxArchiveEntries)
             throw refuse(`more than ${FILES_API_LIMITS.maxArchiveEntries} members`);
-          const member = workspacePathOf(name, { field: 'body: archive member', write: true });
+          const member = workspacePathOf(name, {
+            field: 'body',
+            label: 'body: archive member',
+            write: true,
+          });
           const path = folder === '' ? member : `${folder}/${member}`;
-          workspacePathOf(path, { write: true });
+          workspacePathOf(path, { field: 'body', label: 'body: unpacked to', write: true });
           entries.push(
             header.type === 'directory' ? { path } : { path, data: Buffer.concat(chunks) },
           );

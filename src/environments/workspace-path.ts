@@ -13,9 +13,10 @@ export const FILES_API_LIMITS = {
   maxSegmentBytes: SOURCE_LIMITS.maxSegmentBytes,
 } as const;
 
-function refuse(field: string, path: string, rule: string): never {
-  throw new UserError('invalid_argument', `${field} ${JSON.stringify(path)}: ${rule}`, {
-    details: { field, path, rule },
+function refuse(field: string | [string, string], path: string, rule: string): never {
+  const [name, shown] = Array.isArray(field) ? field : [field, field];
+  throw new UserError('invalid_argument', `${shown} ${JSON.stringify(path)}: ${rule}`, {
+    details: { field: name, path, rule },
   });
 }
 
@@ -27,9 +28,17 @@ function refuse(field: string, path: string, rule: string): never {
  */
 export function workspacePathOf(
   raw: string,
-  options: { field?: string; write?: boolean; allowRoot?: boolean; file?: boolean } = {},
+  options: {
+    field?: string;
+    /** How the message names the path, when not by its field (`body: archive member`). */
+    label?: string;
+    write?: boolean;
+    allowRoot?: boolean;
+    file?: boolean;
+  } = {},
 ): string {
-  const field = options.field ?? 'path';
+  const name = options.field ?? 'path';
+  const field: [string, string] = [name, options.label ?? name];
   if (raw.includes('\0')) refuse(field, raw, 'must not contain NUL');
   if (raw.startsWith('/'))
     refuse(field, raw, 'must be relative to /workspace, not absolute (leave out the leading "/")');

@@ -1,7 +1,7 @@
 /**
  * The Gemini SDKs' `environments.files.list` (docs/environments.md, "Files through the SDKs"):
- * `GET …/files/{path}` as JSON, `{files: [{path, name, type, size_bytes, mime_type}],
- * next_page_token}`; a file's own entry for a file, a folder's entries (all below it with
+ * `GET …/files/{path}` as JSON, `{files: [{path, name, type, size_bytes, mime_type, created,
+ * modified}], next_page_token}`; a file's own entry for a file, a folder's entries (all below it with
  * `recursive=true`) for a folder.
  */
 import { extname } from 'node:path';
@@ -36,6 +36,10 @@ export interface SdkFileEntry {
   type: 'file' | 'directory' | 'symlink' | 'other';
   size_bytes: string;
   mime_type?: string;
+  /** RFC 3339: when the entry's inode last changed (Linux keeps no birth time the agent reads). */
+  created?: string;
+  /** RFC 3339: when the entry was last modified. */
+  modified?: string;
 }
 
 function entryOf(entry: TreeEntry): SdkFileEntry {
@@ -46,6 +50,12 @@ function entryOf(entry: TreeEntry): SdkFileEntry {
     type: entry.type,
     size_bytes: String(entry.size),
     ...(entry.type === 'file' ? { mime_type: mime ?? 'application/octet-stream' } : {}),
+    ...(entry.times
+      ? {
+          created: new Date(entry.times.ctimeMs).toISOString(),
+          modified: new Date(entry.times.mtimeMs).toISOString(),
+        }
+      : {}),
   };
 }
 

@@ -138,6 +138,11 @@ export class UploadSessions {
     return { session, file: Buffer.concat(session.chunks) };
   }
 
+  /** Whether the session `id` still takes chunks. */
+  isOpen(id: string): boolean {
+    return this.sessions.has(id);
+  }
+
   private sweep(): void {
     const now = Date.now();
     for (const [id, session] of this.sessions)

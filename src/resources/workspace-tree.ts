@@ -3,7 +3,7 @@
  * (docs/environments.md, "Files"): the listing the SDKs' `files.list` shows, and the size and
  * file count of an environment.
  */
-import type { FileEntry, WorkspaceFiles } from '../environments/workspace-files.js';
+import type { FileEntry, FileTimes, WorkspaceFiles } from '../environments/workspace-files.js';
 
 /** One entry, its path relative to /workspace. */
 export interface TreeEntry {
@@ -11,6 +11,7 @@ export interface TreeEntry {
   name: string;
   type: FileEntry['type'];
   size: number;
+  times?: FileTimes;
 }
 
 /** A walk stops past this many entries: a workspace of a million files is not listed in one go. */
@@ -30,7 +31,15 @@ export async function walkWorkspace(
   if (top.type === 'file') {
     const name = top.path.split('/').pop() ?? top.path;
     return {
-      entries: [{ path: top.path, name, type: 'file', size: top.data.byteLength }],
+      entries: [
+        {
+          path: top.path,
+          name,
+          type: 'file',
+          size: top.data.byteLength,
+          ...(top.times ? { times: top.times } : {}),
+        },
+      ],
       truncated: false,
       rootType: 'file',
     };
@@ -47,7 +56,13 @@ export async function walkWorkspace(
       if (entries.length >= TREE_LIMITS.maxEntries)
         return { entries, truncated: true, rootType: 'directory' };
       const full = path === '' ? entry.name : `${path}/${entry.name}`;
-      entries.push({ path: full, name: entry.name, type: entry.type, size: entry.size });
+      entries.push({
+        path: full,
+        name: entry.name,
+        type: entry.type,
+        size: entry.size,
+        ...(entry.times ? { times: entry.times } : {}),
+      });
       if (recursive && entry.type === 'directory') {
         const inner = await files.read(full);
         if (inner.type === 'directory') queue.push({ path: full, listing: inner.entries });

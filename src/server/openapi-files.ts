@@ -97,7 +97,8 @@ const overwrite = {
 const format = {
   name: 'format',
   in: 'query',
-  description: '`tar`: the folder as a tar archive (GET) or a tar archive to unpack into it (PUT)',
+  description:
+    '`tar`: the folder as a tar archive (GET) or an archive (tar, gzip-compressed tar or zip) to unpack into it (PUT)',
   schema: { const: 'tar' },
 };
 
@@ -119,7 +120,8 @@ const read = {
 };
 
 const write = {
-  summary: 'Write a file (body = bytes), or with format=tar unpack a tar archive into the folder',
+  summary:
+    'Write a file (body = bytes), or with format=tar unpack an archive (tar, tar.gz or zip) into the folder',
   requestBody: {
     required: false,
     content: {

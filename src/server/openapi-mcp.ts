@@ -105,7 +105,7 @@ export const MCP_PATHS: Record<string, unknown> = {
   '/upload/v1beta/environments/{id}/files/{path}': {
     post: {
       summary:
-        "Start a resumable upload (`X-Goog-Upload-Protocol: resumable`, `X-Goog-Upload-Command: start`); the answer's `X-Goog-Upload-URL` takes the chunks. `?extract=true` unpacks a tar, `?overwrite=false` refuses an existing file. Also PUT, and under /upload/v1/",
+        "Start a resumable upload (`X-Goog-Upload-Protocol: resumable`, `X-Goog-Upload-Command: start`); the answer's `X-Goog-Upload-URL` takes the chunks. `?extract=true` unpacks a tar, gzip-compressed tar or zip, `?overwrite=false` refuses an existing file. Also PUT, and under /upload/v1/",
       parameters: [id, { name: 'path', in: 'path', required: true, schema: { type: 'string' } }],
       responses: { '200': { description: 'Started: see the X-Goog-Upload-URL header' }, ...errors },
     },

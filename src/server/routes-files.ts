@@ -65,12 +65,16 @@ export function registerFilesRoutes(app: FastifyInstance, service: InteractionSe
         const archive = await files.readArchive(path);
         return reply.header('content-type', 'application/x-tar').send(archive);
       }
-      const found = await files.read(path);
+      // The SDKs name files as their listing does (`workspace/src/app.py`): download takes that too.
+      const found = await files.read(
+        query.alt === 'media' ? path.replace(/^\/?workspace(\/|$)/, '') : path,
+      );
       if (found.type === 'directory')
         return {
           path: `/workspace/${found.path}`.replace(/\/$/, ''),
           type: 'directory',
-          entries: found.entries,
+          // hookbox's own listing, as before; the SDKs' (files.list) shows the times.
+          entries: found.entries.map(({ name, type, size }) => ({ name, type, size })),
         };
       return reply.header('content-type', 'application/octet-stream').send(found.data);
     };

@@ -39,19 +39,22 @@ export function registerUploadRoutes(scope: FastifyInstance, service: Interactio
     '/upload/v1beta/sessions/:session',
     async (request, reply) => {
       const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      const { session, file } = sessions.chunk(
-        request.params.session,
-        request.caller?.tenant,
-        request.headers,
-        body,
-      );
-      if (!file) return reply.header('x-goog-upload-status', 'active').send({});
-      const files = service.environmentInUse(session.environmentId, request.caller).files;
-      const options = { overwrite: session.overwrite };
-      if (session.extract) await files.writeArchive(session.path, file, options);
-      else await files.write(session.path, file, options);
-      const listed = await listFiles(files, session.path, {});
-      return reply.header('x-goog-upload-status', 'final').send(listed);
+      const id = request.params.session;
+      try {
+        const { session, file } = sessions.chunk(id, request.caller?.tenant, request.headers, body);
+        if (!file) return reply.header('x-goog-upload-status', 'active').send({});
+        const files = service.environmentInUse(session.environmentId, request.caller).files;
+        const options = { overwrite: session.overwrite };
+        if (session.extract) await files.writeArchive(session.path, file, options);
+        else await files.write(session.path, file, options);
+        const listed = await listFiles(files, session.path, {});
+        return reply.header('x-goog-upload-status', 'final').send(listed);
+      } catch (error) {
+        // A refusal says whether the upload goes on (a chunk at the wrong offset) or is over: the
+        // Python SDK sends a chunk again, and again, until an answer carries this header.
+        reply.header('x-goog-upload-status', sessions.isOpen(id) ? 'active' : 'final');
+        throw error;
+      }
     },
   );
 }

@@ -11,11 +11,14 @@ python3-jsonschema (scripts/setup.sh installs it).
 """
 
 import base64
+import io
 import json
 import os
 import subprocess
+import tarfile
 import unittest
 import uuid
+import zipfile
 
 from jsonschema import Draft202012Validator
 
@@ -185,6 +188,13 @@ class AgentProtocolTest(unittest.TestCase):
         self.assertGreater(files("tar", path="h")["size"], 0)
         self.assertEqual(files("delete", path="h/d.txt"), {"deleted": True})
         self.assertEqual(files("get", path="h/missing")["error_kind"], "not_found")
+        zipped = io.BytesIO()
+        with zipfile.ZipFile(zipped, "w") as archive:
+            archive.writestr("z/a.txt", "a")
+        tarred = files("zip_to_tar", data=base64.b64encode(zipped.getvalue()).decode())
+        with tarfile.open(fileobj=io.BytesIO(base64.b64decode(tarred["data"]))) as archive:
+            self.assertEqual(archive.getnames(), ["z/a.txt"])
+        self.assertEqual(files("zip_to_tar", data=b64("PK\x03\x04 not a zip"))["error_kind"], "not_archive")
 
 
 if __name__ == "__main__":

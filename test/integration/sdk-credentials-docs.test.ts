@@ -50,6 +50,7 @@ describe('docs/credentials.md examples', () => {
     expect(out).toContain('{"id":"deploy","type":"bearer_token","header_name":"X-Deploy-Key"}');
     expect(out.trim().split('\n')).toEqual([
       '{"id":"deploy","type":"bearer_token","header_name":"X-Deploy-Key"}',
+      '{"id":"deploy","status":"active","has_token":false}',
       'deploy',
       'deploy',
       '{}',

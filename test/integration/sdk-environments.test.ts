@@ -136,6 +136,42 @@ print(json.dumps({"ids": ids, "pages": pages, "got": {"id": got.id, "status": go
   });
 });
 
+describe('environments through the Python SDK: base64 sources, network, env, a fork', () => {
+  it('the fork has the bytes, the network and the variables of its parent', async () => {
+    const answer = await runPython(
+      server,
+      KEY,
+      `
+import base64
+made = client.environments.create(
+    sources=[{"type": "inline", "target": "workspace/img/logo.png", "content": os.environ["PNG"], "encoding": "base64"}],
+    network={"allowlist": [{"domain": "example.com"}]},
+    extra_body={"env": {"GREETING": "from python"}},
+)
+fork = client.environments.create(from_environment=made.id)
+same = client.environments.files.download(environment=fork.id, path="img/logo.png")
+def shown(network):
+    return network.model_dump(exclude_none=True) if hasattr(network, "model_dump") else network
+print(json.dumps({"made": made.id, "fork": fork.id, "network": shown(made.network), "fork_network": shown(client.environments.get(id=fork.id).network), "sources": [[s.target, s.encoding] for s in made.sources], "bytes": base64.b64encode(same).decode()}))
+`,
+      { PNG: PNG.toString('base64') },
+    );
+    expect(answer.sources).toEqual([['workspace/img/logo.png', 'base64']]);
+    expect(answer.network).toEqual({ allowlist: [{ domain: 'example.com' }] });
+    expect(answer.fork_network).toEqual(answer.network);
+    expect(Buffer.from(answer.bytes, 'base64').equals(PNG)).toBe(true);
+    const ran = await call('POST', '/v1beta/interactions', {
+      agent: 'scripted',
+      input: [codeCall('echo "[$GREETING]"')],
+      environment: answer.fork,
+    });
+    expect(ran.status, ran.text).toBe(200);
+    expect(JSON.stringify(ran.json.steps)).toContain('[from python]');
+    for (const id of [answer.fork, answer.made])
+      expect((await call('DELETE', `/v1beta/environments/${id}`)).status).toBe(200);
+  });
+});
+
 describe('bad input', () => {
   it.each([
     [{ sources: [{ type: 'gcs', source: 'gs://bucket/x' }] }, 'sources[0].type', /gcs/],

@@ -115,6 +115,22 @@ describe('files through the JavaScript SDK', () => {
         (error: { status?: number }) => error,
       );
     expect(refused?.status).toBe(404);
+    for (const attempt of [
+      stranger.environments.files.download({ environment: environmentId, path: 'proj/README.md' }),
+      stranger.environments.files.upload({
+        environment: environmentId,
+        path: 'proj/planted.txt',
+        file: Buffer.from('x'),
+      }),
+    ])
+      expect(
+        (
+          await attempt.then(
+            () => undefined,
+            (error: { status?: number }) => error,
+          )
+        )?.status,
+      ).toBe(404);
   });
 });
 
@@ -148,6 +164,8 @@ describe('the resumable protocol, by hand', () => {
     expect((await chunk(0, 1000)).status).toBe(200);
     const skipped = await chunk(2000, 3000, 'upload, finalize');
     expect(skipped.status).toBe(400);
+    // The upload goes on: the SDKs read this header to know it.
+    expect(skipped.headers.get('x-goog-upload-status')).toBe('active');
     expect(apiErrorOf(await skipped.json()).field).toBe('x-goog-upload-offset');
     expect((await chunk(1000, 2000)).status).toBe(200);
     const done = await chunk(2000, 3000, 'upload, finalize');
@@ -190,6 +208,7 @@ describe('the resumable protocol, by hand', () => {
       evil,
     );
     expect(done.status).toBe(400);
+    expect(apiErrorOf(await done.json()).field).toBe('body');
     const listed = await fetchJson(
       server,
       'GET',

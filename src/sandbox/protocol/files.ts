@@ -147,23 +147,30 @@ export const filesFailureKind = z.enum([
   'permission',
   'no_space',
   'too_long',
+  'not_archive',
   'os',
 ]);
 const filesFailure = z.strictObject({ error_kind: filesFailureKind, error: z.string() });
 /** A path relative to /workspace, checked by the controller (`""` is /workspace itself). */
 const workspacePath = z.string();
 const maxBytes = { max_bytes: count };
+/** When an entry was last modified, and when its inode last changed (ms since the epoch). */
+const times = { mtime_ms: count, ctime_ms: count };
+/** An entry of a workspace folder, with its times (the SDKs' files.list shows them). */
+const workspaceEntry = folderEntry.extend(times);
 
 /** The answer of each files-API action, when it succeeds. */
 export const WORKSPACE_FILES_ANSWERS = {
   get: z.union([
-    z.strictObject({ type: z.literal('file'), data: base64, size: count }),
-    z.strictObject({ type: z.literal('directory'), entries: z.array(folderEntry) }),
+    z.strictObject({ type: z.literal('file'), data: base64, size: count, ...times }),
+    z.strictObject({ type: z.literal('directory'), entries: z.array(workspaceEntry), ...times }),
   ]),
   put: z.strictObject({ bytes: count }),
   put_many: z.strictObject({ files: count, bytes: count }),
   delete: z.strictObject({ deleted: z.literal(true) }),
   tar: z.strictObject({ data: base64, size: count }),
+  /** An uploaded zip archive as a tar archive, its members unchecked (the controller checks them). */
+  zip_to_tar: z.strictObject({ data: base64, size: count }),
 };
 
 export const workspaceFiles = operation(
@@ -190,6 +197,7 @@ export const workspaceFiles = operation(
     }),
     z.strictObject({ action: z.literal('delete'), path: workspacePath, ...maxBytes }),
     z.strictObject({ action: z.literal('tar'), path: workspacePath, ...maxBytes }),
+    z.strictObject({ action: z.literal('zip_to_tar'), data: base64, ...maxBytes }),
   ]),
   z.union([...Object.values(WORKSPACE_FILES_ANSWERS), filesFailure]),
 );

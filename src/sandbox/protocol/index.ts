@@ -13,7 +13,7 @@ export { WORKSPACE_FILES_ANSWERS, filesFailureKind } from './files.js';
  * its `ping` answer; the controller refuses an agent of any other version on connect. Raise it with
  * every change to a request or an answer.
  */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
 const ping = operation(
   'Answers at once: the agent is up, and speaks this protocol version.',

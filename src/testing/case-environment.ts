@@ -57,7 +57,7 @@ async function shell(environment: Environment, code: string): Promise<string> {
  * The state of everything outside /workspace that tool code could reach, compared before and after
  * a destructive call with the gate off: the engine's list of the container's root-filesystem
  * changes (`docker diff`) and a hash of /.agents; where the engine cannot list them, a walk of the
- * root filesystem (docs/gates.md, "Testing gates").
+ * root filesystem (docs/gates.md, "How the cases run").
  */
 export async function outsideWorkspace(environment: Environment): Promise<string> {
   const changes = await environment.sandbox.rootFilesystemChanges();
@@ -66,7 +66,7 @@ export async function outsideWorkspace(environment: Environment): Promise<string
 }
 
 /**
- * One environment that runs case after case of one fixture (docs/gates.md, "Testing gates"). A
+ * One environment that runs case after case of one fixture (docs/gates.md, "How the cases run"). A
  * blocked call never runs, so the next case finds the environment as it was; after a call that ran,
  * the environment is restored before the next case: the tool user's processes killed, /workspace
  * emptied and its fixture files written again, and the workspace's hash checked against the one it

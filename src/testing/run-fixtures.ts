@@ -33,7 +33,8 @@ export interface RunOptions {
   onResult?: (result: CaseResult, done: number, total: number) => void;
   /**
    * Keep each case's audit log. A case's outcome is in the results (and JUnit), so its log is
-   * removed with its environment: a fixture run leaves no logs behind (docs/gates.md). @default false
+   * removed with its environment: a fixture run leaves no logs behind (docs/gates.md). Kept, each
+   * case runs in an environment of its own, so that each log is one case's. @default false
    */
   keepAuditLogs?: boolean;
 }
@@ -223,6 +224,8 @@ export async function runFixtures(
 ): Promise<CaseResult[]> {
   const gatesDir = options.gatesDir ?? join(packageRoot(), 'hooks-scripts');
   const keep = options.keepAuditLogs ?? false;
+  // A kept audit log is one case's: each case then has an environment of its own.
+  const perEnvironment = keep ? 1 : CASES_PER_ENVIRONMENT;
   const tasks: Task[] = [];
   const lanes: Task[][] = [];
   for (const loaded of fixtures) {
@@ -240,8 +243,8 @@ export async function runFixtures(
         contained.push(task(testCase, 'containment'));
     }
     for (const lane of [gated, contained])
-      for (let at = 0; at < lane.length; at += CASES_PER_ENVIRONMENT)
-        lanes.push(lane.slice(at, at + CASES_PER_ENVIRONMENT));
+      for (let at = 0; at < lane.length; at += perEnvironment)
+        lanes.push(lane.slice(at, at + perEnvironment));
   }
   // Containment runs take longest (their calls run, and destructively): first, so that the last
   // lanes to finish are short ones.
@@ -334,26 +337,28 @@ async function containmentLane(
 ): Promise<[Task, Omit<CaseResult, 'durationMs'>, number][]> {
   const batch = caseEnvironment(lane[0]!);
   const ran: [Task, Omit<CaseResult, 'durationMs'>, number][] = [];
-  try {
-    for (const task of lane) {
-      const started = performance.now();
-      const result = await settle(task, () =>
-        runContained(batch, task.testCase, baseOf(task), false),
-      );
-      ran.push([task, result, performance.now() - started]);
-      if (!result.passed) break;
+  // A lane of one case is checked before and after at once (below).
+  if (lane.length > 1)
+    try {
+      for (const task of lane) {
+        const started = performance.now();
+        const result = await settle(task, () =>
+          runContained(batch, task.testCase, baseOf(task), false),
+        );
+        ran.push([task, result, performance.now() - started]);
+        if (!result.passed) break;
+      }
+      if (ran.length === lane.length && ran.every(([, result]) => result.passed)) {
+        const started = performance.now();
+        const after = await outsideWorkspace(await batch.current());
+        ran.at(-1)![2] += performance.now() - started;
+        if (after === batch.outsideWhenNew) return ran;
+      }
+    } catch (error) {
+      if (toHookboxError(error).kind === 'user') throw error;
+    } finally {
+      await batch.discard();
     }
-    if (ran.length === lane.length && ran.every(([, result]) => result.passed)) {
-      const started = performance.now();
-      const after = await outsideWorkspace(await batch.current());
-      ran.at(-1)![2] += performance.now() - started;
-      if (after === batch.outsideWhenNew) return ran;
-    }
-  } catch (error) {
-    if (toHookboxError(error).kind === 'user') throw error;
-  } finally {
-    await batch.discard();
-  }
   const alone: [Task, Omit<CaseResult, 'durationMs'>, number][] = [];
   for (const task of lane) {
     const started = performance.now();

@@ -118,6 +118,19 @@ describe('hookbox test: environments shared between cases', () => {
     expect(made.every((environment) => environment.deleted)).toBe(true);
   });
 
+  it("gives each case an environment of its own when audit logs are kept (a log is one case's)", async () => {
+    const { controller, made } = fakeController();
+    const results = await runFixtures(controller, fixture(['BLOCK a', 'echo b']), {
+      keepAuditLogs: true,
+    });
+    expect(results.map((result) => [result.mode, result.passed])).toEqual([
+      ['gated', true],
+      ['containment', true],
+      ['gated', true],
+    ]);
+    expect(made).toHaveLength(3);
+  });
+
   it('checks a clean containment batch once, in one environment', async () => {
     const { controller, made } = fakeController();
     const results = await runFixtures(controller, fixture(['BLOCK a', 'BLOCK b', 'BLOCK c']));

@@ -139,6 +139,13 @@ export interface ContainerClient {
    * stream").
    */
   agentChannelPath?(id: string): Promise<string | undefined>;
+  /**
+   * What changed in a container's root filesystem since it was made (`docker diff`), one
+   * `<C|A|D> <path>` line each, sorted; undefined when the engine cannot see the container's writes
+   * (a runtime that keeps them inside its own sandbox). Optional: without it, `hookbox test` walks
+   * the root filesystem from inside instead (docs/gates.md, "How the cases run").
+   */
+  rootFilesystemChanges?(id: string): Promise<string[] | undefined>;
   inspectContainer(id: string): Promise<ContainerState | undefined>;
   removeContainer(id: string): Promise<void>;
   /**

@@ -34,6 +34,8 @@ export class DockerContainerClient implements ContainerClient {
   /** Runs one engine call, logged (src/sandbox/docker-engine-call.ts). */
   private readonly call: EngineCall;
   private readonly images: DockerImages;
+  /** The engine's default OCI runtime, asked once. */
+  private defaultRuntime: Promise<string> | undefined;
 
   constructor(logger: Logger, docker?: Docker) {
     this.docker = docker ?? new Docker();
@@ -131,6 +133,28 @@ export class DockerContainerClient implements ContainerClient {
         exitCode: info.State.ExitCode,
       }
     );
+  }
+
+  /**
+   * `docker diff`: under runc a container's writes to its root filesystem land in its layer on the
+   * host, where the engine lists them. Other runtimes (gVisor) keep them inside their sandbox, where
+   * the engine cannot see: undefined then.
+   */
+  async rootFilesystemChanges(id: string): Promise<string[] | undefined> {
+    const container = this.docker.getContainer(id);
+    const info = await this.call('inspect container', { containerId: id }, () =>
+      container.inspect(),
+    );
+    this.defaultRuntime ??= this.call('info', {}, () => this.docker.info()).then(
+      (engine) => (engine as { DefaultRuntime?: string }).DefaultRuntime ?? 'runc',
+    );
+    const runtime = info.HostConfig.Runtime || (await this.defaultRuntime);
+    if (runtime !== 'runc') return undefined;
+    const changes = (await this.call('container changes', { containerId: id }, () =>
+      container.changes(),
+    )) as { Kind: number; Path: string }[] | null;
+    // Kind: 0 changed, 1 added, 2 deleted (the engine's API).
+    return (changes ?? []).map((change) => `${'CAD'[change.Kind] ?? '?'} ${change.Path}`).sort();
   }
 
   async removeContainer(id: string): Promise<void> {

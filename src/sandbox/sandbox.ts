@@ -156,6 +156,14 @@ export class Sandbox {
   }
 
   /**
+   * The engine's list of changes to the container's root filesystem (src/sandbox/container-client.ts);
+   * undefined where the engine cannot tell.
+   */
+  rootFilesystemChanges(): Promise<string[] | undefined> {
+    return this.client.rootFilesystemChanges?.(this.containerId) ?? Promise.resolve(undefined);
+  }
+
+  /**
    * Sends one request to the sandbox agent, its answer checked against the protocol
    * (docs/agent-protocol.md); a lost agent becomes an error that says what happened.
    */

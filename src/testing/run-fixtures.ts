@@ -1,11 +1,12 @@
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileSource, readSourcesDir } from '../cli/sources-dir.js';
-import type { InlineSource } from '../config/sources.js';
+import { placeSources, type InlineSource } from '../config/sources.js';
 import type { Controller } from '../environments/controller.js';
 import type { CallOutcome, Environment } from '../environments/environment.js';
 import { toHookboxError, UserError } from '../errors/index.js';
 import { packageRoot } from '../paths.js';
+import { CaseEnvironment, outsideWorkspace } from './case-environment.js';
 import { pathsToProbe, unmetExpectations, type PathProbe } from './expectations.js';
 import type { Fixture, FixtureCase } from './fixture-schema.js';
 import type { LoadedFixture } from './load-fixtures.js';
@@ -32,31 +33,19 @@ export interface RunOptions {
   onResult?: (result: CaseResult, done: number, total: number) => void;
   /**
    * Keep each case's audit log. A case's outcome is in the results (and JUnit), so its log is
-   * removed with its environment: a fixture run leaves no logs behind (docs/gates.md). @default false
+   * removed with its environment: a fixture run leaves no logs behind (docs/gates.md). Kept, each
+   * case runs in an environment of its own, so that each log is one case's. @default false
    */
   keepAuditLogs?: boolean;
 }
 
-/** Deletes a case's environment, and its audit log unless asked to keep it. */
-async function finish(environment: Environment, keepAuditLogs: boolean): Promise<void> {
-  try {
-    await environment.delete();
-  } finally {
-    if (!keepAuditLogs) rmSync(environment.auditLogPath, { force: true });
-  }
-}
-
 const DEFAULT_TOOL_TIMEOUT_MS = 20_000;
 const CONTAINMENT_TIMEOUT_MS = 10_000;
-
 /**
- * The state of everything outside /workspace that tool code could see: file tree metadata of the
- * root filesystem and the hashes of /.agents. Compared before and after a destructive call.
+ * Cases one environment runs before a new one is made: enough to spare most containers, few enough
+ * that `jobs` environments share a fixture's cases.
  */
-const FINGERPRINT = [
-  "{ find / -xdev \\( -path /proc -o -path /sys -o -path /dev -o -path /workspace \\) -prune -o -printf '%p %y %s %m %U %T@\\n' 2>/dev/null | sort;",
-  '  find /.agents -type f -exec sha256sum {} + 2>/dev/null | sort; } | sha256sum',
-].join('\n');
+const CASES_PER_ENVIRONMENT = 16;
 
 function gateSources(gatesDir: string, gate: string): InlineSource[] {
   const dir = join(gatesDir, gate);
@@ -128,21 +117,6 @@ async function probePaths(
   return found;
 }
 
-async function fingerprint(environment: Environment): Promise<string> {
-  const answer = await environment.sandbox.request(
-    'run_code',
-    {
-      code: FINGERPRINT,
-      language: 'bash',
-      timeout_ms: 60_000,
-      output_cap_bytes: 4096,
-      background_processes: false,
-    },
-    90_000,
-  );
-  return answer.stdout.trim();
-}
-
 /** An environment for one run of a case: with its gates, or (containment) without them. */
 function fixtureEnvironment(
   controller: Controller,
@@ -161,77 +135,88 @@ function fixtureEnvironment(
   });
 }
 
+type Base = Omit<CaseResult, 'durationMs' | 'passed' | 'failures' | 'blocked'>;
+
+/** One gated case in `lane`'s environment; a call that ran leaves it to be restored. */
 async function runGated(
-  controller: Controller,
-  loaded: LoadedFixture,
+  lane: CaseEnvironment,
   testCase: FixtureCase,
-  gatesDir: string,
-  keepAuditLogs: boolean,
+  base: Base,
 ): Promise<Omit<CaseResult, 'durationMs'>> {
-  const base = {
-    fixture: loaded.fixture.name,
-    file: loaded.file,
-    name: testCase.name,
-    mode: 'gated' as const,
-  };
-  const environment = await fixtureEnvironment(controller, loaded, gatesDir, 'gated');
+  const environment = await lane.ready();
+  let outcome: CallOutcome;
   try {
-    const outcome: CallOutcome = await environment.call(testCase.call);
-    const probes = await probePaths(environment, pathsToProbe(testCase.expect));
-    const failures = unmetExpectations(testCase.expect, outcome, (path) => probes.get(path));
-    return { ...base, passed: failures.length === 0, failures, blocked: outcome.blocked };
-  } finally {
-    await finish(environment, keepAuditLogs);
+    outcome = await environment.call(testCase.call);
+  } catch (error) {
+    await lane.discard();
+    throw error;
   }
+  if (!outcome.blocked) lane.ran();
+  const probes = await probePaths(environment, pathsToProbe(testCase.expect));
+  const failures = unmetExpectations(testCase.expect, outcome, (path) => probes.get(path));
+  return { ...base, passed: failures.length === 0, failures, blocked: outcome.blocked };
 }
 
+/**
+ * One destructive case with the gate off, in `lane`'s gate-less environment: the call must not
+ * break the environment, which must still run code afterwards; with `checkOutside`, nothing outside
+ * /workspace may differ from when the environment was new (else the lane checks that at its end).
+ */
 async function runContained(
-  controller: Controller,
-  loaded: LoadedFixture,
+  lane: CaseEnvironment,
   testCase: FixtureCase,
-  gatesDir: string,
-  keepAuditLogs: boolean,
+  base: Base,
+  checkOutside: boolean,
 ): Promise<Omit<CaseResult, 'durationMs'>> {
-  const base = {
-    fixture: loaded.fixture.name,
-    file: loaded.file,
-    name: testCase.name,
-    mode: 'containment' as const,
-  };
-  const environment = await fixtureEnvironment(controller, loaded, gatesDir, 'containment');
+  const environment = await lane.ready();
   const failures: string[] = [];
+  lane.ran();
   try {
-    const before = await fingerprint(environment);
-    try {
-      await environment.call(testCase.call);
-    } catch (error) {
-      failures.push(
-        `with the gate off, the call broke the environment: ${toHookboxError(error).message}`,
-      );
-    }
-    if (failures.length === 0) {
-      const alive = await environment
-        .call({ name: 'code_execution', args: { code: 'echo alive' } })
-        .catch((error: unknown) => toHookboxError(error));
-      if (alive instanceof Error || alive.result?.stdout !== 'alive\n') {
-        failures.push(
-          `with the gate off, the environment stopped working afterwards${alive instanceof Error ? `: ${alive.message}` : ''}`,
-        );
-      } else {
-        const after = await fingerprint(environment);
-        if (after !== before)
-          failures.push(
-            'with the gate off, something outside /workspace changed (file tree or /.agents fingerprint differs)',
-          );
-      }
-    }
-    return { ...base, passed: failures.length === 0, failures };
-  } finally {
-    await finish(environment, keepAuditLogs).catch(() => {});
+    await environment.call(testCase.call);
+  } catch (error) {
+    failures.push(
+      `with the gate off, the call broke the environment: ${toHookboxError(error).message}`,
+    );
   }
+  if (failures.length === 0) {
+    const alive = await environment
+      .call({ name: 'code_execution', args: { code: 'echo alive' } })
+      .catch((error: unknown) => toHookboxError(error));
+    if (alive instanceof Error || alive.result?.stdout !== 'alive\n') {
+      failures.push(
+        `with the gate off, the environment stopped working afterwards${alive instanceof Error ? `: ${alive.message}` : ''}`,
+      );
+    } else if (checkOutside) {
+      const after = await outsideWorkspace(environment).catch((error: unknown) =>
+        toHookboxError(error),
+      );
+      if (after instanceof Error)
+        failures.push(
+          `with the gate off, the environment stopped working afterwards: ${after.message}`,
+        );
+      else if (after !== lane.outsideWhenNew)
+        failures.push(
+          'with the gate off, something outside /workspace changed (file tree or /.agents fingerprint differs)',
+        );
+    }
+  }
+  // An environment the case got out of, or broke, is never used again.
+  if (failures.length > 0) await lane.discard();
+  return { ...base, passed: failures.length === 0, failures };
 }
 
-/** Runs every case (and, for destructive ones, the containment check), `jobs` environments at a time. */
+interface Task {
+  index: number;
+  loaded: LoadedFixture;
+  testCase: FixtureCase;
+  mode: CaseResult['mode'];
+}
+
+/**
+ * Runs every case (and, for destructive ones, the containment check), `jobs` environments at a
+ * time. A fixture's gated cases share environments, and so do its containment runs, at most
+ * {@link CASES_PER_ENVIRONMENT} each, restored between runs (src/testing/case-environment.ts).
+ */
 export async function runFixtures(
   controller: Controller,
   fixtures: LoadedFixture[],
@@ -239,47 +224,156 @@ export async function runFixtures(
 ): Promise<CaseResult[]> {
   const gatesDir = options.gatesDir ?? join(packageRoot(), 'hooks-scripts');
   const keep = options.keepAuditLogs ?? false;
-  const tasks: { loaded: LoadedFixture; testCase: FixtureCase; mode: CaseResult['mode'] }[] = [];
+  // A kept audit log is one case's: each case then has an environment of its own.
+  const perEnvironment = keep ? 1 : CASES_PER_ENVIRONMENT;
+  const tasks: Task[] = [];
+  const lanes: Task[][] = [];
   for (const loaded of fixtures) {
     fixtureSources(loaded, gatesDir, true);
+    const gated: Task[] = [];
+    const contained: Task[] = [];
+    const task = (testCase: FixtureCase, mode: CaseResult['mode']): Task => {
+      const made = { index: tasks.length, loaded, testCase, mode };
+      tasks.push(made);
+      return made;
+    };
     for (const testCase of loaded.fixture.cases) {
-      tasks.push({ loaded, testCase, mode: 'gated' });
+      gated.push(task(testCase, 'gated'));
       if (testCase.destructive && (options.containment ?? true))
-        tasks.push({ loaded, testCase, mode: 'containment' });
+        contained.push(task(testCase, 'containment'));
     }
+    for (const lane of [gated, contained])
+      for (let at = 0; at < lane.length; at += perEnvironment)
+        lanes.push(lane.slice(at, at + perEnvironment));
   }
+  // Containment runs take longest (their calls run, and destructively): first, so that the last
+  // lanes to finish are short ones.
+  lanes.sort((a, b) => Number(b[0]!.mode === 'containment') - Number(a[0]!.mode === 'containment'));
   const results: CaseResult[] = new Array(tasks.length);
-  let next = 0;
+  let nextLane = 0;
   let done = 0;
+  const report = (task: Task, result: Omit<CaseResult, 'durationMs'>, durationMs: number) => {
+    results[task.index] = { ...result, durationMs: Math.round(durationMs) };
+    options.onResult?.(results[task.index]!, ++done, tasks.length);
+  };
+  const caseEnvironment = (task: Task) =>
+    new CaseEnvironment(
+      () => fixtureEnvironment(controller, task.loaded, gatesDir, task.mode),
+      placeSources(fixtureSources(task.loaded, gatesDir, false)).filter(
+        (source) => source.area === 'workspace',
+      ),
+      keep,
+      task.mode === 'containment',
+    );
   const worker = async () => {
-    while (next < tasks.length) {
-      const index = next++;
-      const task = tasks[index]!;
-      const started = performance.now();
-      let result: Omit<CaseResult, 'durationMs'>;
-      try {
-        result =
-          task.mode === 'gated'
-            ? await runGated(controller, task.loaded, task.testCase, gatesDir, keep)
-            : await runContained(controller, task.loaded, task.testCase, gatesDir, keep);
-      } catch (error) {
-        const failure = toHookboxError(error);
-        if (failure.kind === 'user') throw failure;
-        result = {
-          fixture: task.loaded.fixture.name,
-          file: task.loaded.file,
-          name: task.testCase.name,
-          mode: task.mode,
-          passed: false,
-          failures: [`runtime failure: ${failure.message}`],
-        };
-      }
-      results[index] = { ...result, durationMs: Math.round(performance.now() - started) };
-      options.onResult?.(results[index]!, ++done, tasks.length);
+    while (nextLane < lanes.length) {
+      const lane = lanes[nextLane++]!;
+      if (lane[0]!.mode === 'gated') await gatedLane(lane, caseEnvironment(lane[0]!), report);
+      else
+        for (const [task, result, ms] of await containmentLane(lane, caseEnvironment))
+          report(task, result, ms);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, options.jobs ?? 4) }, worker));
   return results;
+}
+
+function baseOf(task: Task): Base {
+  return {
+    fixture: task.loaded.fixture.name,
+    file: task.loaded.file,
+    name: task.testCase.name,
+    mode: task.mode,
+  };
+}
+
+/** A case's result, or the runtime failure that stopped it (a user error stops the whole run). */
+async function settle(
+  task: Task,
+  run: () => Promise<Omit<CaseResult, 'durationMs'>>,
+): Promise<Omit<CaseResult, 'durationMs'>> {
+  try {
+    return await run();
+  } catch (error) {
+    const failure = toHookboxError(error);
+    if (failure.kind === 'user') throw failure;
+    return { ...baseOf(task), passed: false, failures: [`runtime failure: ${failure.message}`] };
+  }
+}
+
+/** A fixture's gated cases, one after another in one environment restored between them. */
+async function gatedLane(
+  lane: Task[],
+  environment: CaseEnvironment,
+  report: (task: Task, result: Omit<CaseResult, 'durationMs'>, durationMs: number) => void,
+): Promise<void> {
+  try {
+    for (const task of lane) {
+      const started = performance.now();
+      const result = await settle(task, async () => {
+        const result = await runGated(environment, task.testCase, baseOf(task));
+        // After the lane's last case its environment goes, as a case's own did (a failure to
+        // delete it is that case's).
+        if (task === lane.at(-1)) await environment.discard(false);
+        return result;
+      });
+      if (!result.passed) await environment.discard();
+      report(task, result, performance.now() - started);
+    }
+  } finally {
+    await environment.discard();
+  }
+}
+
+/**
+ * A fixture's containment runs in one environment, restored between them, and what lies outside
+ * /workspace compared once at the end with what it was when new. If any run failed or anything
+ * outside /workspace changed, every run of the lane is done again alone, in an environment of its
+ * own checked before and after, so that each failure is its own case's.
+ */
+async function containmentLane(
+  lane: Task[],
+  caseEnvironment: (task: Task) => CaseEnvironment,
+): Promise<[Task, Omit<CaseResult, 'durationMs'>, number][]> {
+  const batch = caseEnvironment(lane[0]!);
+  const ran: [Task, Omit<CaseResult, 'durationMs'>, number][] = [];
+  // A lane of one case is checked before and after at once (below).
+  if (lane.length > 1)
+    try {
+      for (const task of lane) {
+        const started = performance.now();
+        const result = await settle(task, () =>
+          runContained(batch, task.testCase, baseOf(task), false),
+        );
+        ran.push([task, result, performance.now() - started]);
+        if (!result.passed) break;
+      }
+      if (ran.length === lane.length && ran.every(([, result]) => result.passed)) {
+        const started = performance.now();
+        const after = await outsideWorkspace(await batch.current());
+        ran.at(-1)![2] += performance.now() - started;
+        if (after === batch.outsideWhenNew) return ran;
+      }
+    } catch (error) {
+      if (toHookboxError(error).kind === 'user') throw error;
+    } finally {
+      await batch.discard();
+    }
+  const alone: [Task, Omit<CaseResult, 'durationMs'>, number][] = [];
+  for (const task of lane) {
+    const started = performance.now();
+    const environment = caseEnvironment(task);
+    try {
+      alone.push([
+        task,
+        await settle(task, () => runContained(environment, task.testCase, baseOf(task), true)),
+        performance.now() - started,
+      ]);
+    } finally {
+      await environment.discard();
+    }
+  }
+  return alone;
 }
 
 export type { Fixture };

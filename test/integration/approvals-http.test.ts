@@ -261,10 +261,11 @@ describe('ask over HTTP', () => {
         structured_result: { stdout: 'ask-after-restart\n' },
       });
 
-      await new Promise((wait) => setTimeout(wait, 2000));
-      expect(await client.interactions.get(late.id)).toMatchObject({
-        pending_approvals: [{ status: 'expired' }],
-      });
+      // It expires 1.5 s after it was asked (HOOKBOX_APPROVAL_TTL_MS above): wait for that, not
+      // for a fixed time.
+      await expect
+        .poll(() => client.interactions.get(late.id), { timeout: 30_000, interval: 100 })
+        .toMatchObject({ pending_approvals: [{ status: 'expired' }] });
       const expired = await client.interactions.create({
         agent: 'scripted',
         previous_interaction_id: late.id,

@@ -1,8 +1,12 @@
 // Runs every case of the shipped gates' corpora (fixtures/<gate>/*.yaml) through the gate scripts
 // directly, with the host's python3, and checks the decision against the case's `blocked` and
-// `reason`. Fast feedback on the gates' logic; `hookbox test fixtures/` checks the real containers
+// `reason`. A fixture file's cases go to one process of its gate in worker mode (docs/gates.md,
+// "Workers"), as hookbox sends events to a handler with `"worker": true`: the gates keep no state
+// between events, so one process answers as a process per case would, without python's start-up
+// per case. Fast feedback on the gates' logic; `hookbox test fixtures/` checks the real containers
 // (exit codes, stdout, workspace state, containment with the gate switched off).
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { parseFixture } from '../../../src/testing/load-fixtures.js';
 import {
   cpSync,
@@ -15,7 +19,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -75,6 +79,59 @@ function runGate(script: string, call: FixtureCase['call'], workspace: string): 
   });
   // The contract: exactly one JSON object on stdout.
   return JSON.parse(out) as Decision;
+}
+
+/**
+ * One gate process in worker mode: one `{"env": ..., "event": ...}` line in, one decision line out
+ * per event, as the sandbox agent speaks to a worker (docs/gates.md, "Workers"). The same payload
+ * and variables as {@link runGate}; HOOKBOX_WORKER=1 is what switches the script to this mode.
+ */
+class GateWorker {
+  private readonly child;
+  private readonly answers: ((line: string | Error) => void)[] = [];
+  private stderr = '';
+
+  constructor(script: string, workspace: string) {
+    this.child = spawn(PYTHON, [script], {
+      cwd: workspace, // hooks run with the workspace as their cwd
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOOKBOX_STATE_DIR: stateDir,
+        HOOKBOX_WORKER: '1',
+        PYTHONSAFEPATH: '1',
+        PYTHONDONTWRITEBYTECODE: '1',
+      },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    this.child.stderr.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
+    createInterface({ input: this.child.stdout }).on('line', (line) =>
+      this.answers.shift()?.(line),
+    );
+    this.child.on('exit', (code) => {
+      const gone = new Error(`gate worker exited (${code}): ${this.stderr.slice(-2000)}`);
+      for (const answer of this.answers.splice(0)) answer(gone);
+    });
+  }
+
+  /** The decision on one call; the worker must answer with exactly one JSON object on a line. */
+  async ask(call: FixtureCase['call']): Promise<Decision> {
+    const line = await new Promise<string | Error>((resolve) => {
+      this.answers.push(resolve);
+      const env = {
+        HOOKBOX_EVENT: 'pre_tool_execution',
+        HOOKBOX_TOOL_NAME: call.name,
+        HOOKBOX_ENVIRONMENT_ID: 'env_unit',
+      };
+      const event = { tool_call: call, environment_id: 'env_unit' };
+      this.child.stdin.write(JSON.stringify({ env, event }) + '\n');
+    });
+    if (line instanceof Error) throw line;
+    return JSON.parse(line) as Decision;
+  }
+
+  close(): void {
+    this.child.stdin.end();
+  }
 }
 
 function makeWorkspace(files: Record<string, string> | undefined): string {
@@ -152,9 +209,14 @@ for (const { file, fixture } of fixtures) {
     const workspace = makeWorkspace(fixture.workspace_files);
     const script = GATE_SCRIPTS[fixture.gate] as string;
     const t = (tally[fixture.gate] ??= { mustBlock: 0, blocked: 0, benign: 0, allowed: 0 });
+    let worker: GateWorker;
+    beforeAll(() => {
+      worker = new GateWorker(script, workspace);
+      return () => worker.close();
+    });
 
-    it.each(fixture.cases.map((c) => [c.name, c] as const))('%s', (_name, c) => {
-      const decision = runGate(script, c.call, workspace);
+    it.each(fixture.cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
+      const decision = await worker.ask(c.call);
       const blocked = decision.decision === 'deny';
       if (c.expect.blocked) {
         t.mustBlock += 1;

@@ -61,13 +61,20 @@ describe('environments', () => {
 
   it('an environment with an interaction running does not expire', async () => {
     let release!: () => void;
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
     const driver: ModelDriver = {
       name: 'fake',
-      run: () => new Promise<void>((resolve) => (release = resolve)),
+      run: () => {
+        started();
+        return new Promise<void>((resolve) => (release = resolve));
+      },
     };
     const { controller, service } = setup(driver, { environmentTtlMs: 1 });
-    const running = service.create({ agent: 'fake', input: 'x', environment: 'remote' });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    const interaction = service.create({ agent: 'fake', input: 'x', environment: 'remote' });
+    await running;
+    // Past the 1 ms time to live: only the running interaction keeps the environment.
+    await new Promise((resolve) => setTimeout(resolve, 5));
     expect(await service.sweep()).toEqual([]);
     const [environment] = controller.listEnvironments();
     expect(await service.environmentInfo(environment!.id)).toMatchObject({
@@ -75,7 +82,7 @@ describe('environments', () => {
       expires_at: null,
     });
     release();
-    await running;
+    await interaction;
   });
 
   it('delete removes it; then it is a 404 that says it was deleted', async () => {
@@ -95,13 +102,18 @@ describe('environments', () => {
 
 it('close waits for running interactions, then refuses new ones', async () => {
   let release!: () => void;
+  let started!: () => void;
+  const runStarted = new Promise<void>((resolve) => (started = resolve));
   const driver: ModelDriver = {
     name: 'fake',
-    run: () => new Promise<void>((resolve) => (release = resolve)),
+    run: () => {
+      started();
+      return new Promise<void>((resolve) => (release = resolve));
+    },
   };
   const { controller, service } = setup(driver);
   const running = service.create({ agent: 'fake', input: 'x', environment: 'remote' });
-  await new Promise((resolve) => setTimeout(resolve, 10));
+  await runStarted;
   const closing = service.close();
   let closed = false;
   void closing.then(() => (closed = true));

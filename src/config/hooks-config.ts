@@ -9,7 +9,7 @@ import {
   type HookDialect,
 } from './dialect-events.js';
 import { jsonTextDepth, MAX_JSON_DEPTH } from './json-depth.js';
-import { describeIssues, formatPath, knownKeysOf } from './zod-issues.js';
+import { describeIssues, formatPath, knownKeysOf } from '../errors/zod-issues.js';
 
 /** What a handler's failure means: `allow` (compatible default) or `deny` (fail closed). */
 export type OnError = 'allow' | 'deny';

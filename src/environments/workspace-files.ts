@@ -9,7 +9,7 @@ import { checkAnswerShape } from '../sandbox/protocol/check.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import type { ToolResult } from '../tools/types.js';
 import { afterChange, gateCallOf, gateChange, type FilesGateHost } from './files-gate.js';
-import { newCallId } from './ids.js';
+import { newCallId } from '../ids.js';
 import { FILES_API_LIMITS, workspacePathOf } from './workspace-path.js';
 
 /** An entry of a folder's listing. */

@@ -24,7 +24,8 @@ import type { Interaction } from './schema.js';
 import type { ServiceEnvironments } from './service-environments.js';
 import type { ServiceSnapshots } from '../snapshots/service-snapshots.js';
 import { checkSnapshotTarget } from '../snapshots/snapshot-checks.js';
-import { historyOf, newInteractionId } from './steps.js';
+import { historyOf } from './steps.js';
+import { newInteractionId } from '../ids.js';
 import { chainOf, interactionAt } from './stored-interactions.js';
 import type { InteractionStore } from './store.js';
 

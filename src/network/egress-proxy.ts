@@ -6,7 +6,7 @@ import type { Logger } from '../record/logger.js';
 import type { AddressPolicyExtras } from './addresses.js';
 import type { Allowlist } from './allowlist.js';
 import { forwardRequest, withAccessToken } from './egress-forward.js';
-import type { EgressRecord } from './egress-record.js';
+import type { EgressRecord } from '../record/egress-record.js';
 import { Recorder } from './egress-recorder.js';
 import { refuseResponse, refuseSocket, type Refusal } from './egress-refusal.js';
 import { openUpstream, upstreamFailureRule, type Upstream } from './egress-upstream.js';

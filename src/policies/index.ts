@@ -1,5 +1,5 @@
 export { ContextStore, type ContextLevel, type ContextStoreOptions } from './context-store.js';
-export type { LifecycleEventName, LifecycleHookRecord } from './controller-record.js';
+export type { LifecycleEventName, LifecycleHookRecord } from '../record/types.js';
 export type {
   EnvironmentHookContext,
   EnvironmentScope,

@@ -1,6 +1,5 @@
-import type { EgressRecord } from '../network/egress-record.js';
-import type { InteractionStatus } from '../interactions/interaction-schema.js';
-import type { HookRecord } from './types.js';
+import type { EgressRecord } from './egress-record.js';
+import type { HookRecord, InteractionStatus } from './types.js';
 
 /**
  * What the runtime reports as it works, for whoever watches: the metrics (docs/console.md,

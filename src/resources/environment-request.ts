@@ -3,7 +3,7 @@
  * "Environments as a resource"): `sources`, `network`, `env`, or `from_environment` alone.
  */
 import { z } from 'zod';
-import { describeIssues, knownKeysOf } from '../config/zod-issues.js';
+import { describeIssues, knownKeysOf } from '../errors/zod-issues.js';
 import { UserError } from '../errors/index.js';
 
 /** Source types the SDKs name that hookbox cannot serve offline: each a 400 naming the type. */

@@ -1,5 +1,5 @@
 import { UserError } from '../errors/index.js';
-import { describeIssues } from '../config/zod-issues.js';
+import { describeIssues } from '../errors/zod-issues.js';
 import { checkArgumentDepth, checkArgumentText } from './argument-text.js';
 import type { ToolDefinition } from './tool-definition.js';
 import type { ToolCall } from './types.js';

@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.venv-sdk/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.venv-sdk/**', '.venv-lint/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

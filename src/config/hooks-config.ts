@@ -66,7 +66,7 @@ export interface HookRule {
   event: string;
 }
 
-export { DIALECTS, EVENTS_WITHOUT_COUNTERPART, type HookDialect } from './dialect-events.js';
+export { type HookDialect } from './dialect-events.js';
 
 export interface HookGroup {
   name: string;

@@ -33,7 +33,7 @@ export const environmentInfoSchema = z
 
 export type EnvironmentInfo = z.output<typeof environmentInfoSchema>;
 
-export const environmentListSchema = z.object({
+const environmentListSchema = z.object({
   environments: z.array(
     z.object({
       environment_id: z.string(),

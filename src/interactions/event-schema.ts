@@ -82,4 +82,4 @@ export const interactionEventSchema = z.discriminatedUnion('event_type', [
 ]);
 
 export type InteractionEvent = z.output<typeof interactionEventSchema>;
-export type StepDelta = z.output<typeof stepDeltaSchema>;
+type StepDelta = z.output<typeof stepDeltaSchema>;

@@ -22,13 +22,7 @@ import {
 } from './egress-vetting.js';
 
 export { RULE_HEADER } from './egress-refusal.js';
-export { CONNECT_TIMEOUT_CODE } from './egress-upstream.js';
-export {
-  defaultResolver,
-  HOOK_TOKEN_HEADER,
-  type EgressTesting,
-  type Resolver,
-} from './egress-vetting.js';
+export { HOOK_TOKEN_HEADER, type EgressTesting, type Resolver } from './egress-vetting.js';
 
 export interface EgressProxyOptions {
   environmentId: string;

@@ -23,8 +23,6 @@ import { registerMcpRoutes } from './routes-mcp.js';
 import { registerSnapshotRoutes } from './routes-snapshots.js';
 import { canonicalUrl, checkPathSegments, routedPath } from './request-path.js';
 
-export { v1betaUrl } from './request-path.js';
-
 /** What a `/v1beta/{kind}s/{id}` path names, for the router's refusal of an overlong id. */
 const ID_KINDS = ['environment', 'credential', 'snapshot'] as const;
 

@@ -263,5 +263,3 @@ export class Snapshots {
     return environments;
   }
 }
-
-export { SNAPSHOT_DEFAULTS };

@@ -281,5 +281,3 @@ export async function runFixtures(
   await Promise.all(Array.from({ length: Math.max(1, options.jobs ?? 4) }, worker));
   return results;
 }
-
-export type { Fixture };

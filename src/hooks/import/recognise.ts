@@ -243,7 +243,7 @@ export function recognise(file: string, raw: unknown): Recognised {
 }
 
 /** Whether a Claude Code hooks file is a plugin's (next to .claude-plugin/, or naming its root). */
-export function isPlugin(file: string, hooks: unknown): boolean {
+function isPlugin(file: string, hooks: unknown): boolean {
   const dir = dirname(resolve(file));
   return (
     (basename(dir) === 'hooks' && existsSync(join(dirname(dir), '.claude-plugin'))) ||

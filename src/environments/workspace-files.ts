@@ -108,7 +108,7 @@ export class WorkspaceFiles {
   ): Promise<ActionAnswer<R['action']>> {
     const answer = await this.host.sandbox.request(
       'workspace_files',
-      { max_bytes: FILES_API_LIMITS.maxFileBytes, ...body } as unknown as FilesRequest,
+      { max_bytes: FILES_API_LIMITS.maxFileBytes, ...body },
       AGENT_TIMEOUT_MS,
     );
     if ('error_kind' in answer) failureOf(answer, field);
@@ -319,7 +319,7 @@ async function readTar(archive: Uint8Array, folder: string): Promise<ArchiveEntr
           );
           next();
         } catch (error) {
-          reject(error as Error);
+          reject(error);
           unpack.destroy();
         }
       });

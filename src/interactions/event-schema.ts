@@ -82,4 +82,3 @@ export const interactionEventSchema = z.discriminatedUnion('event_type', [
 ]);
 
 export type InteractionEvent = z.output<typeof interactionEventSchema>;
-type StepDelta = z.output<typeof stepDeltaSchema>;

@@ -7,7 +7,6 @@ import type { Logger } from '../record/logger.js';
 import type { Caller } from '../tenants/tenant.js';
 import { checkApprovalItems } from './approval-flow.js';
 import type { ApprovalStore } from './approval-store.js';
-import type { InteractionInput } from './driver.js';
 import type { DriverRegistry } from './drivers/index.js';
 import type { PreparedInteraction } from './prepared-interaction.js';
 import type { ParsedInteractionRequest } from './request.js';
@@ -118,7 +117,7 @@ export async function prepareInteraction(
   try {
     const vocabulary =
       environment?.vocabulary ??
-      driver.vocabularyFor?.(request.input as InteractionInput, resolved.vocabulary) ??
+      driver.vocabularyFor?.(request.input, resolved.vocabulary) ??
       resolved.vocabulary;
     const enabledTools = enabledToolsOf(request.tools, vocabulary);
     driver.checkInput?.(request.input, { vocabulary, enabledTools });

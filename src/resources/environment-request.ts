@@ -43,7 +43,7 @@ function envOf(raw: unknown): unknown {
   return Object.fromEntries(
     Object.entries(raw).map(([name, value]) => {
       if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-        const keys = Object.keys(value);
+        const keys = Object.keys(value as object);
         const plain = (value as { value?: unknown }).value;
         if (keys.length === 1 && keys[0] === 'value' && typeof plain === 'string')
           return [name, plain];

@@ -26,7 +26,7 @@ export class DockerImages {
   ): Promise<void> {
     await this.call('build image', { tag }, async () => {
       const stream = await this.docker.buildImage(
-        Readable.from([context]) as unknown as NodeJS.ReadableStream,
+        Readable.from([context]),
         {
           t: tag,
           buildargs: buildArgs,

@@ -13,7 +13,6 @@ import { runCopyHelper, snapshotsUnsupported, type CopyHelperHost } from './copy
 import type { EnvironmentRecipe } from './recipe.js';
 import { snapshotVolumeLabels } from './snapshot-labels.js';
 import type { SnapshotRow, SnapshotRows } from './snapshot-rows.js';
-import { SNAPSHOT_DEFAULTS } from './snapshot-options.js';
 import {
   FillBatch,
   fillPlan,
@@ -258,7 +257,7 @@ export class Snapshots {
     );
     if (failed) {
       await Promise.allSettled(environments.map((e) => this.host.deleteEnvironment(e.id)));
-      throw (failed as PromiseRejectedResult).reason;
+      throw (failed).reason;
     }
     return environments;
   }

@@ -56,7 +56,7 @@ function impossibilities(index: number, testCase: FixtureCase): Problem[] {
   for (const [key, value] of Object.entries(expect)) {
     if (value && typeof value === 'object' && 'regex' in value) {
       try {
-        new RegExp(value.regex as string);
+        new RegExp(value.regex);
       } catch (error) {
         problems.push({
           where: `${where}.${key}.regex`,

@@ -7,7 +7,7 @@ import type { CallOutcome, Environment } from '../environments/environment.js';
 import { toHookboxError, UserError } from '../errors/index.js';
 import { packageRoot } from '../paths.js';
 import { pathsToProbe, unmetExpectations, type PathProbe } from './expectations.js';
-import type { Fixture, FixtureCase } from './fixture-schema.js';
+import type { FixtureCase } from './fixture-schema.js';
 import type { LoadedFixture } from './load-fixtures.js';
 
 export interface CaseResult {
@@ -248,7 +248,7 @@ export async function runFixtures(
         tasks.push({ loaded, testCase, mode: 'containment' });
     }
   }
-  const results: CaseResult[] = new Array(tasks.length);
+  const results = new Array<CaseResult>(tasks.length);
   let next = 0;
   let done = 0;
   const worker = async () => {
@@ -275,7 +275,7 @@ export async function runFixtures(
         };
       }
       results[index] = { ...result, durationMs: Math.round(performance.now() - started) };
-      options.onResult?.(results[index]!, ++done, tasks.length);
+      options.onResult?.(results[index], ++done, tasks.length);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, options.jobs ?? 4) }, worker));

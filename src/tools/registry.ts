@@ -129,7 +129,7 @@ export function resolveToolCall(
       details: { field: `tool_call.args`, problems },
     });
   }
-  const args = parsed.data as Record<string, unknown>;
+  const args = parsed.data;
   // Code is one argument of a process, paths go to the kernel: neither can hold a NUL.
   checkArgumentText(call.name, args, [...tool.pathArgs, 'code']);
   return { tool, args };

@@ -31,7 +31,7 @@ async function violationsIn(
     baseDir,
     validate: true,
     ruleSet: { forbidden: ruleSet.forbidden },
-  } as ICruiseOptions);
+  });
   if (typeof result.output === 'string') throw new Error('expected a cruise result');
   const { violations, ignore } = result.output.summary;
   return { violations: violations.filter((v) => v.rule.severity === 'error'), ignored: ignore };

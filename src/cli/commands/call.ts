@@ -111,7 +111,7 @@ function parseVocabulary(value: string | undefined, calls: ToolCall[]): Vocabula
       { details: { field: '--vocabulary' } },
     );
   }
-  return value as VocabularyId;
+  return value;
 }
 
 /** `--tool-timeout-ms`: a positive whole number of milliseconds, or undefined. */

@@ -241,12 +241,3 @@ export function recognise(file: string, raw: unknown): Recognised {
     notCarried,
   };
 }
-
-/** Whether a Claude Code hooks file is a plugin's (next to .claude-plugin/, or naming its root). */
-function isPlugin(file: string, hooks: unknown): boolean {
-  const dir = dirname(resolve(file));
-  return (
-    (basename(dir) === 'hooks' && existsSync(join(dirname(dir), '.claude-plugin'))) ||
-    JSON.stringify(hooks).includes('CLAUDE_PLUGIN_ROOT')
-  );
-}

@@ -123,7 +123,7 @@ export async function connectVia(
         statusMessage: answer.statusMessage ?? '',
         headers: answer.headers,
         body: text,
-        socket: answer.socket as Socket,
+        socket: answer.socket,
       });
     });
     outgoing.on('error', reject);

@@ -247,7 +247,7 @@ function parseGroup(
 ): { dialect: HookDialect; group: GroupInput } | undefined {
   let dialect: HookDialect = 'gemini';
   if (raw !== null && typeof raw === 'object' && !Array.isArray(raw) && 'dialect' in raw) {
-    const value = (raw).dialect;
+    const value = raw.dialect;
     if (!(DIALECTS as readonly unknown[]).includes(value)) {
       problems.push({
         path: formatPath([name, 'dialect']),

@@ -257,7 +257,7 @@ export class Snapshots {
     );
     if (failed) {
       await Promise.allSettled(environments.map((e) => this.host.deleteEnvironment(e.id)));
-      throw (failed).reason;
+      throw failed.reason;
     }
     return environments;
   }

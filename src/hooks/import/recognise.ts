@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs';
-import { basename, dirname, extname, join, resolve } from 'node:path';
+import { basename, dirname, extname, resolve } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import type { ForeignDialect } from '../../config/dialect-events.js';
 import { UserError } from '../../errors/index.js';

@@ -2,6 +2,14 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // `--coverage` (`npm run test:coverage`, and `.ci/run` for the unit project): V8's own counts,
+    // mapped to src/, summarised on stdout and written to coverage/ (README, "Checks").
+    coverage: {
+      provider: 'v8',
+      include: ['src/**/*.ts'],
+      reporter: ['text-summary', 'json-summary', 'html'],
+      reportsDirectory: 'coverage',
+    },
     projects: [
       {
         test: {

@@ -73,7 +73,7 @@ export async function runTwoTenants(): Promise<number> {
     },
   );
   await new Promise<void>((resolve, reject) => {
-    createInterface({ input: server.stderr! }).on(
+    createInterface({ input: server.stderr }).on(
       'line',
       (line) => line.includes('listening on') && resolve(),
     );

@@ -64,7 +64,7 @@ const server = spawn('node', serverArgs, {
   stdio: ['ignore', 'ignore', 'pipe'],
 });
 await new Promise<void>((resolve, reject) => {
-  const lines = createInterface({ input: server.stderr! });
+  const lines = createInterface({ input: server.stderr });
   lines.on('line', (line) => {
     if (line.includes('listening on')) resolve();
   });

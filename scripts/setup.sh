@@ -49,5 +49,7 @@ bash scripts/ensure-runsc.sh
 bash scripts/ensure-postgres.sh
 # The Python Gemini SDK, for the tests that drive hookbox through Google's SDKs.
 bash scripts/ensure-python-sdk.sh
+# ruff, the Python linter of `npm run lint` (README, "Checks").
+bash scripts/ensure-ruff.sh
 log "sandbox image"
 node bin/hookbox.js image build >/dev/null

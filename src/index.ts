@@ -31,7 +31,7 @@ export {
   type AllowlistEntry,
   type NetworkOptions,
 } from './network/allowlist.js';
-export type { EgressRecord } from './network/egress-record.js';
+export type { EgressRecord } from './record/egress-record.js';
 export {
   Credentials,
   CREDENTIAL_LIMITS,

@@ -8,7 +8,6 @@ import asyncio
 import os
 import shutil
 import stat
-from concurrent.futures import ThreadPoolExecutor
 
 from protocol import PATHS
 from search import entry_type

@@ -37,12 +37,10 @@ import {
 } from '../interactions/schema.js';
 
 export type {
-  EnvironmentInfo,
   EnvironmentResource,
   Interaction,
   InteractionEvent,
   InteractionRequest,
-  Step,
   HookOutcomeRecord,
 } from '../interactions/schema.js';
 

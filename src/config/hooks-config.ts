@@ -9,7 +9,7 @@ import {
   type HookDialect,
 } from './dialect-events.js';
 import { jsonTextDepth, MAX_JSON_DEPTH } from './json-depth.js';
-import { describeIssues, formatPath, knownKeysOf } from './zod-issues.js';
+import { describeIssues, formatPath, knownKeysOf } from '../errors/zod-issues.js';
 
 /** What a handler's failure means: `allow` (compatible default) or `deny` (fail closed). */
 export type OnError = 'allow' | 'deny';
@@ -66,7 +66,7 @@ export interface HookRule {
   event: string;
 }
 
-export { DIALECTS, EVENTS_WITHOUT_COUNTERPART, type HookDialect } from './dialect-events.js';
+export { type HookDialect } from './dialect-events.js';
 
 export interface HookGroup {
   name: string;
@@ -247,7 +247,7 @@ function parseGroup(
 ): { dialect: HookDialect; group: GroupInput } | undefined {
   let dialect: HookDialect = 'gemini';
   if (raw !== null && typeof raw === 'object' && !Array.isArray(raw) && 'dialect' in raw) {
-    const value = (raw as { dialect: unknown }).dialect;
+    const value = raw.dialect;
     if (!(DIALECTS as readonly unknown[]).includes(value)) {
       problems.push({
         path: formatPath([name, 'dialect']),

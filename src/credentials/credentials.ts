@@ -1,8 +1,8 @@
 // Stored credentials (docs/credentials.md): made, listed, deleted, and opened only for the egress proxy.
 import { z } from 'zod';
-import { describeIssues } from '../config/zod-issues.js';
+import { describeIssues } from '../errors/zod-issues.js';
 import { UserError } from '../errors/index.js';
-import { newCredentialId } from '../environments/ids.js';
+import { newCredentialId } from '../ids.js';
 import { headersSchema } from '../network/allowlist.js';
 import type { CredentialRow, CredentialRows } from './rows.js';
 import {

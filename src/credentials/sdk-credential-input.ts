@@ -2,7 +2,7 @@
 // `environment_variable`, `bearer_token` and `oauth2`, each turned into what hookbox stores: a
 // sealed secret (a value, header templates) and a public configuration shown in answers.
 import { z } from 'zod';
-import { describeIssues, knownKeysOf } from '../config/zod-issues.js';
+import { describeIssues, knownKeysOf } from '../errors/zod-issues.js';
 import { UserError } from '../errors/index.js';
 import { headersSchema } from '../network/allowlist.js';
 

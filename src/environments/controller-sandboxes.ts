@@ -1,14 +1,14 @@
 // How the controller makes a sandbox: the environment's way out first, then its container.
 import type { PlacedSource } from '../config/sources.js';
 import type { Allowlist } from '../network/allowlist.js';
-import type { EgressRecord } from '../network/egress-record.js';
+import type { EgressRecord } from '../record/egress-record.js';
 import { EnvironmentEgress, type EgressSettings } from '../network/environment-egress.js';
 import type { Logger } from '../record/logger.js';
 import type { ContainerClient } from '../sandbox/container-client.js';
 import { Sandbox, type ControllerIdentity } from '../sandbox/sandbox.js';
 import { diskRootOf } from '../sandbox/workspace-disk.js';
 import type { EnvironmentOptions } from './environment-options.js';
-import type { WorkspaceFill } from '../snapshots/workspace-fill.js';
+import type { WorkspaceFill } from '../sandbox/sandbox-create.js';
 
 /** What making a sandbox needs of the controller. */
 export interface SandboxMaking {

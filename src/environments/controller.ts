@@ -6,7 +6,7 @@ import { AuditLog, auditLogPath } from '../record/audit-log.js';
 import type { Logger } from '../record/logger.js';
 import type { ContainerClient } from '../sandbox/container-client.js';
 import type { Allowlist } from '../network/allowlist.js';
-import type { EgressRecord } from '../network/egress-record.js';
+import type { EgressRecord } from '../record/egress-record.js';
 import type { EgressSettings } from '../network/environment-egress.js';
 import type { Sandbox, ControllerIdentity } from '../sandbox/sandbox.js';
 import type { VocabularyId } from '../tools/registry.js';
@@ -20,7 +20,7 @@ import { LABEL_CONTROLLER } from '../sandbox/labels.js';
 import { reapOrphans } from './reaper.js';
 import { WarmPool, type WarmPoolOptions } from './warm-pool.js';
 import { Observers } from '../record/observations.js';
-import { newControllerId, newEnvironmentId } from './ids.js';
+import { newControllerId, newEnvironmentId } from '../ids.js';
 import { DEFAULT_TEMPLATE } from '../templates/template-image.js';
 import { defaultRuntime, type ControllerOptions } from './controller-options.js';
 import { Reattacher } from './controller-restore.js';
@@ -29,7 +29,7 @@ import { KnownRuntimes } from '../sandbox/known-runtimes.js';
 import { prepare } from './controller-start.js';
 import { createEnvironment, type CopiedFrom } from './environment-creation.js';
 import type { Templates } from '../templates/templates.js';
-import type { WorkspaceFill } from '../snapshots/workspace-fill.js';
+import type { WorkspaceFill } from '../sandbox/sandbox-create.js';
 import { Snapshots } from '../snapshots/snapshots.js';
 import {
   checkSnapshotOptions,

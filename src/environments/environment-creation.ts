@@ -1,6 +1,6 @@
 // Making an environment: checks first, a pooled or cold sandbox, then its state and hooks; on failure, clean-up then rethrow.
 import { EMPTY_HOOKS_CONFIG, parseHooksConfig, type HooksConfig } from '../config/hooks-config.js';
-import type { WorkspaceFill } from '../snapshots/workspace-fill.js';
+import type { WorkspaceFill } from '../sandbox/sandbox-create.js';
 import { recipeOf } from '../snapshots/recipe.js';
 import { placeSources, type PlacedSource } from '../config/sources.js';
 import type { Credentials } from '../credentials/credentials.js';
@@ -10,7 +10,7 @@ import {
   resolveAllowlist,
 } from '../credentials/environment-credentials.js';
 import { parseNetworkOptions, type Allowlist } from '../network/allowlist.js';
-import type { EgressRecord } from '../network/egress-record.js';
+import type { EgressRecord } from '../record/egress-record.js';
 import type { HookRunner } from '../policies/runner.js';
 import type { Observers } from '../record/observations.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
@@ -23,7 +23,7 @@ import type { ToolRunSettings } from '../tools/tool-definition.js';
 import { hooksConfigOf, hooksJsonOf, type Environment } from './environment.js';
 import { checkEnvironmentOptions } from './environment-options-schema.js';
 import { ENVIRONMENT_DEFAULTS, type EnvironmentOptions } from './environment-options.js';
-import { newEnvironmentId } from './ids.js';
+import { newEnvironmentId } from '../ids.js';
 import { parseToolEnv } from './tool-env.js';
 import type { WarmPool } from './warm-pool.js';
 

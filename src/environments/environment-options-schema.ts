@@ -1,9 +1,9 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { describeIssues, knownKeysOf } from '../config/zod-issues.js';
+import { describeIssues, knownKeysOf } from '../errors/zod-issues.js';
 import { UserError } from '../errors/index.js';
 import { VOCABULARY_IDS } from '../tools/registry.js';
-import { SNAPSHOT_ID_PATTERN } from './ids.js';
+import { SNAPSHOT_ID_PATTERN } from '../ids.js';
 
 const whole = (field: string, min: number, max: number) =>
   z

@@ -11,7 +11,7 @@ import { SANDBOX_PATHS } from '../sandbox/sandbox-options.js';
 import { toolsOf, type VocabularyId } from '../tools/registry.js';
 import type { ToolRunSettings } from '../tools/tool-definition.js';
 import { ENVIRONMENT_DEFAULTS } from './environment-options.js';
-import { newCallId } from './ids.js';
+import { newCallId } from '../ids.js';
 
 /** How an environment runs its command handlers (docs/gates.md, "Prestart and workers"). */
 export interface HookProcessSettings {

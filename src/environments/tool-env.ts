@@ -1,5 +1,5 @@
 import { UserError } from '../errors/index.js';
-import { CREDENTIAL_ID_PATTERN } from './ids.js';
+import { CREDENTIAL_ID_PATTERN } from '../ids.js';
 
 /** Documented limits of `environment.env` (docs/environments.md, "Environment variables"). */
 export const TOOL_ENV_LIMITS = {

@@ -58,5 +58,5 @@ export async function runTool(
   const answer =
     ranAhead ??
     (await sandbox.request(request.op, request.body, request.answerTimeoutMs, request.live));
-  return request.tool.result(answer as never);
+  return request.tool.result(answer);
 }

@@ -10,7 +10,7 @@ import { checkAnswerShape } from '../sandbox/protocol/check.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import type { ToolResult } from '../tools/types.js';
 import { afterChange, gateCallOf, gateChange, type FilesGateHost } from './files-gate.js';
-import { newCallId } from './ids.js';
+import { newCallId } from '../ids.js';
 import { FILES_API_LIMITS, workspacePathOf } from './workspace-path.js';
 
 /** When an entry was last modified, and when its inode last changed (ms since the epoch). */
@@ -117,7 +117,7 @@ export class WorkspaceFiles {
   ): Promise<ActionAnswer<R['action']>> {
     const answer = await this.host.sandbox.request(
       'workspace_files',
-      { max_bytes: FILES_API_LIMITS.maxFileBytes, ...body } as unknown as FilesRequest,
+      { max_bytes: FILES_API_LIMITS.maxFileBytes, ...body },
       AGENT_TIMEOUT_MS,
     );
     if ('error_kind' in answer) failureOf(answer, field);
@@ -374,7 +374,7 @@ async function readTar(archive: Uint8Array, folder: string): Promise<ArchiveEntr
           );
           next();
         } catch (error) {
-          reject(error as Error);
+          reject(error);
           unpack.destroy();
         }
       });

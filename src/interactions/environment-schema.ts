@@ -33,17 +33,6 @@ export const environmentInfoSchema = z
 
 export type EnvironmentInfo = z.output<typeof environmentInfoSchema>;
 
-export const environmentListSchema = z.object({
-  environments: z.array(
-    z.object({
-      environment_id: z.string(),
-      type: z.literal('remote'),
-      status: z.enum(['active', 'idle', 'lost']),
-      tenant: z.string().nullable().optional(),
-    }),
-  ),
-});
-
 /**
  * An environment as `GET|POST /v1beta/environments` answer it: the Gemini SDKs' Environment (`id`,
  * `status`, `created`, `sources`, `network`, `size_bytes`, `file_count`) with hookbox's own fields

@@ -4,7 +4,8 @@
  * after one with `last_event_id`. Depends on zod only.
  */
 import { z } from 'zod';
-import { INTERACTION_STATUSES, interactionSchema, usageSchema } from './interaction-schema.js';
+import { INTERACTION_STATUSES } from '../record/types.js';
+import { interactionSchema, usageSchema } from './interaction-schema.js';
 import { stepSchema } from './step-schema.js';
 
 const eventId = z.string().describe('Resume the stream after this event with `last_event_id`.');
@@ -81,4 +82,3 @@ export const interactionEventSchema = z.discriminatedUnion('event_type', [
 ]);
 
 export type InteractionEvent = z.output<typeof interactionEventSchema>;
-export type StepDelta = z.output<typeof stepDeltaSchema>;

@@ -1,12 +1,8 @@
+import type { CallOutcome, InteractionFacts } from '../record/observations.js';
 import type { HookRecord } from '../record/types.js';
+
 import type { Interaction, Step } from './schema.js';
 
-/**
- * How a call of an interaction ended, as the console filters by it (docs/console.md, "Pages"):
- * `blocked` (a pre hook denied it), `waiting` (held for an approver: a hook answered `ask`),
- * `error` (the tool failed), `ok`.
- */
-export type CallOutcome = 'ok' | 'blocked' | 'waiting' | 'error';
 
 /** One call of an interaction, with its pre and post hook runs. */
 export interface InteractionCall {
@@ -19,18 +15,6 @@ export interface InteractionCall {
   hooks: HookRecord[];
 }
 
-/** What the console lists of an interaction besides its status. */
-export interface InteractionFacts {
-  steps: number;
-  /** Calls a pre hook denied. */
-  denials: number;
-  /** The tools it called, each once. */
-  tools: string[];
-  /** The hook groups that ran on its calls, each once. */
-  gates: string[];
-  /** Its calls' outcomes, each once. */
-  call_outcomes: CallOutcome[];
-}
 
 type CallStep = Extract<Step, { type: 'code_execution_call' | 'function_call' }>;
 type ResultStep = Extract<Step, { type: 'code_execution_result' | 'function_result' }>;

@@ -7,7 +7,6 @@ import type { Logger } from '../record/logger.js';
 import type { Caller } from '../tenants/tenant.js';
 import { checkApprovalItems } from './approval-flow.js';
 import type { ApprovalStore } from './approval-store.js';
-import type { InteractionInput } from './driver.js';
 import type { DriverRegistry } from './drivers/index.js';
 import type { PreparedInteraction } from './prepared-interaction.js';
 import type { ParsedInteractionRequest } from './request.js';
@@ -24,7 +23,8 @@ import type { Interaction } from './schema.js';
 import type { ServiceEnvironments } from './service-environments.js';
 import type { ServiceSnapshots } from '../snapshots/service-snapshots.js';
 import { checkSnapshotTarget } from '../snapshots/snapshot-checks.js';
-import { historyOf, newInteractionId } from './steps.js';
+import { historyOf } from './steps.js';
+import { newInteractionId } from '../ids.js';
 import { chainOf, interactionAt } from './stored-interactions.js';
 import type { InteractionStore } from './store.js';
 
@@ -117,7 +117,7 @@ export async function prepareInteraction(
   try {
     const vocabulary =
       environment?.vocabulary ??
-      driver.vocabularyFor?.(request.input as InteractionInput, resolved.vocabulary) ??
+      driver.vocabularyFor?.(request.input, resolved.vocabulary) ??
       resolved.vocabulary;
     const enabledTools = enabledToolsOf(request.tools, vocabulary);
     driver.checkInput?.(request.input, { vocabulary, enabledTools });

@@ -99,7 +99,7 @@ export async function runInteraction(
 
   emit({ event_type: 'interaction.created', interaction: structuredClone(interaction) });
   observe();
-  const text = userTextOf(request.input as string | Record<string, unknown>[]);
+  const text = userTextOf(request.input);
   if (text.length > 0) addStep({ type: 'user_input', content: text });
 
   const total: Usage = {
@@ -161,7 +161,7 @@ export async function runInteraction(
 
   const context: DriverContext = {
     agent: request.agent,
-    input: request.input as DriverContext['input'],
+    input: request.input,
     history: prepared.history,
     tools: prepared.tools,
     ...(request.system_instruction === undefined

@@ -1,16 +1,7 @@
 /** The Interaction schema (docs/contract.md §9): its status, steps and pending approvals. Depends on zod only. */
 import { z } from 'zod';
+import { INTERACTION_STATUSES } from '../record/types.js';
 import { stepSchema } from './step-schema.js';
-
-/** The SDKs' status values hookbox uses (docs/contract.md §9). */
-export const INTERACTION_STATUSES = [
-  'queued',
-  'in_progress',
-  'completed',
-  'failed',
-  'cancelled',
-  'requires_action',
-] as const;
 
 export const usageSchema = z
   .object({
@@ -74,4 +65,3 @@ export const interactionSchema = z
 
 export type Interaction = z.output<typeof interactionSchema>;
 export type Usage = z.output<typeof usageSchema>;
-export type InteractionStatus = (typeof INTERACTION_STATUSES)[number];

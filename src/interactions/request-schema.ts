@@ -292,5 +292,4 @@ export const interactionRequestSchema = z
 
 /** What a client sends (before defaults). */
 export type InteractionRequest = z.input<typeof interactionRequestSchema>;
-export type InputItem = z.output<typeof inputItemSchema>;
 export type EnvironmentConfig = z.output<typeof environmentConfigSchema>;

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { MAX_JSON_DEPTH, valueDepth } from '../config/json-depth.js';
-import { closestKey, formatPath } from '../config/zod-issues.js';
+import { closestKey, formatPath } from '../errors/zod-issues.js';
 import { UserError } from '../errors/index.js';
 import { interactionRequestSchema } from './schema.js';
 

@@ -26,7 +26,7 @@ export class SdkEventTranslator {
 
   private emit(event: Unnumbered<FeedEvent>): void {
     this.sequence += 1;
-    this.send({ ...event, event_id: `evt_${this.sequence}` } as FeedEvent);
+    this.send({ ...event, event_id: `evt_${this.sequence}` });
   }
 
   /** The start of an interaction that waits its turn (`background`): created, then queued. */

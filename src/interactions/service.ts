@@ -27,15 +27,8 @@ import { replayEvents, SdkEventTranslator } from './sdk-events.js';
 import { interactionAt } from './stored-interactions.js';
 import { MemoryInteractionStore, type InteractionStore, type StoredInteraction } from './store.js';
 
-export {
-  DEFAULT_MAX_STEPS,
-  interactionSettingsFromEnv,
-  type InteractionServiceOptions,
-  type InteractionSettings,
-} from './service-options.js';
+export { type InteractionServiceOptions } from './service-options.js';
 export type { InteractionListener, PreparedInteraction, RunEvent } from './prepared-interaction.js';
-export { enabledToolsOf, modelToolsOf } from './request-checks.js';
-
 /**
  * Runs interactions (docs/contract.md §9): checks a request, finds or makes its environment, runs its driver,
  * records the steps. Used by `hookbox serve` and by `hookbox run` without a server.

@@ -1,25 +1,9 @@
-import { randomBytes } from 'node:crypto';
+import { newCallId } from '../ids.js';
 import type { CallOutcome } from '../environments/environment.js';
 import type { HookRecord } from '../record/types.js';
 import type { ToolCall, ToolResult } from '../tools/types.js';
 import type { ConversationTurn, ToolCallReport } from './driver.js';
 import type { CallStep, HookOutcomeRecord, Interaction, ResultStep, Step } from './schema.js';
-
-const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
-
-/** `int_` followed by 20 random base-32 characters (100 bits). */
-export function newInteractionId(): string {
-  let out = 'int_';
-  for (const byte of randomBytes(20)) out += ALPHABET[byte & 31];
-  return out;
-}
-
-/** A call id for a call that never reached an environment (a model's malformed call). */
-export function newRefusedCallId(): string {
-  let out = 'call_';
-  for (const byte of randomBytes(16)) out += ALPHABET[byte & 31];
-  return out;
-}
 
 /** The tools whose calls are `code_execution_call` / `code_execution_result` steps. */
 const CODE_EXECUTION = 'code_execution';
@@ -76,7 +60,7 @@ function contextForModel(context: readonly string[] | undefined): string {
 /** A call refused before it reached the gates (unknown tool, bad arguments, tool not enabled). */
 export function refusedReport(call: ToolCall, message: string): ToolCallReport {
   return {
-    call_id: newRefusedCallId(),
+    call_id: newCallId(),
     tool_call: call,
     blocked: false,
     reason: null,

@@ -119,7 +119,7 @@ export class MemoryInteractionStore implements InteractionStore {
     const entry = this.entries.get(id);
     if (!entry) return undefined;
     const { steps, ...head } = entry.interaction;
-    return { ...structuredClone(head), steps: [...steps] } as Interaction;
+    return { ...structuredClone(head), steps: [...steps] };
   }
 
   async tenantOf(id: string): Promise<string | null | undefined> {

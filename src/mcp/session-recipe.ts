@@ -79,7 +79,7 @@ export function sessionRecipeOf(
     );
   hooksConfigOf(placeSources(sources));
   return {
-    vocabulary: (vocabulary as VocabularyId | undefined) ?? vocabularyForAgent(agent),
+    vocabulary: vocabulary ?? vocabularyForAgent(agent),
     sources,
     ...(template === undefined ? {} : { template }),
     ...(snapshotId === undefined ? {} : { snapshotId }),

@@ -13,7 +13,7 @@ export function mcpToolsOf(vocabulary: VocabularyId): Tool[] {
   return toolDeclarations(vocabulary).map((declaration) => ({
     name: declaration.name,
     description: declaration.description,
-    inputSchema: { type: 'object', ...declaration.parameters } as Tool['inputSchema'],
+    inputSchema: { type: 'object', ...declaration.parameters },
   }));
 }
 

@@ -1,9 +1,9 @@
 import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
 import { z } from 'zod';
-import { closestKey } from '../config/zod-issues.js';
+import { closestKey } from '../errors/zod-issues.js';
 import { UserError } from '../errors/index.js';
-import { CREDENTIAL_ID_PATTERN } from '../environments/ids.js';
+import { CREDENTIAL_ID_PATTERN } from '../ids.js';
 import { sameAddress } from './addresses.js';
 
 /**

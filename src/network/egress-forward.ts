@@ -7,7 +7,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AllowlistEntry } from './allowlist.js';
-import type { EgressRecord } from './egress-record.js';
+import type { EgressRecord } from '../record/egress-record.js';
 import type { Recorder } from './egress-recorder.js';
 import { refuseResponse } from './egress-refusal.js';
 import type { Upstream } from './egress-upstream.js';

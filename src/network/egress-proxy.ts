@@ -6,7 +6,7 @@ import type { Logger } from '../record/logger.js';
 import type { AddressPolicyExtras } from './addresses.js';
 import type { Allowlist } from './allowlist.js';
 import { forwardRequest, withAccessToken } from './egress-forward.js';
-import type { EgressRecord } from './egress-record.js';
+import type { EgressRecord } from '../record/egress-record.js';
 import { Recorder } from './egress-recorder.js';
 import { refuseResponse, refuseSocket, type Refusal } from './egress-refusal.js';
 import { openUpstream, upstreamFailureRule, type Upstream } from './egress-upstream.js';
@@ -22,13 +22,7 @@ import {
 } from './egress-vetting.js';
 
 export { RULE_HEADER } from './egress-refusal.js';
-export { CONNECT_TIMEOUT_CODE } from './egress-upstream.js';
-export {
-  defaultResolver,
-  HOOK_TOKEN_HEADER,
-  type EgressTesting,
-  type Resolver,
-} from './egress-vetting.js';
+export { HOOK_TOKEN_HEADER, type EgressTesting, type Resolver } from './egress-vetting.js';
 
 export interface EgressProxyOptions {
   environmentId: string;

@@ -1,5 +1,5 @@
 // Records one connection or request through the egress proxy, once, with its duration.
-import type { EgressRecord } from './egress-record.js';
+import type { EgressRecord } from '../record/egress-record.js';
 
 export class Recorder {
   private done = false;

@@ -1,7 +1,7 @@
 // The egress proxy's own answers: refusals and upstream failures, on a raw socket or a response.
 import type { ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { EgressRecord } from './egress-record.js';
+import type { EgressRecord } from '../record/egress-record.js';
 import type { Recorder } from './egress-recorder.js';
 
 /** Set on every answer the proxy itself gives (refusals, failures), so a client can tell them from the upstream's. */

@@ -11,7 +11,7 @@ import type { ControllerIdentity, SandboxNetwork } from '../sandbox/sandbox.js';
 import { addressInCidr, localInterfaceAddresses } from './addresses.js';
 import type { Allowlist } from './allowlist.js';
 import { EgressProxy, type EgressTesting, type Resolver } from './egress-proxy.js';
-import type { EgressRecord } from './egress-record.js';
+import type { EgressRecord } from '../record/egress-record.js';
 import { socketRootOf } from './socket-folders.js';
 
 /** How the controller runs egress proxies (ControllerOptions `egress`). */

@@ -1,6 +1,6 @@
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { isEnvironmentId } from '../environments/ids.js';
+import { isEnvironmentId } from '../ids.js';
 
 /** Where an environment's egress proxy socket lives: `<socketRoot>/<environment id>/proxy.sock`. */
 export function socketRootOf(home: string, socketDir: string | undefined): string {

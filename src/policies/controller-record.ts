@@ -1,21 +1,10 @@
-import type { HookOutcome, HookRecord } from '../record/types.js';
-import type { Hook, HookEventName } from './hook.js';
-
-/** The lifecycle events, which have no tool call and so no place in a {@link HookRecord}. */
-export type LifecycleEventName = Exclude<
-  HookEventName,
-  'before_tool_call' | 'after_tool_call' | 'tool_error'
->;
-
-/**
- * The record of a controller hook run on a lifecycle event: a {@link HookRecord} with the
- * lifecycle event instead of a tool event and the interaction instead of a call.
- */
-export interface LifecycleHookRecord extends Omit<HookRecord, 'event' | 'call_id'> {
-  event: LifecycleEventName;
-  /** `null` for environment events. */
-  interaction_id: string | null;
-}
+import type {
+  HookOutcome,
+  HookRecord,
+  LifecycleEventName,
+  LifecycleHookRecord,
+} from '../record/types.js';
+import type { Hook } from './hook.js';
 
 /** The tool-call events of the controller, named as the record names the sandbox's. */
 export function recordEventOf(

@@ -1,3 +1,4 @@
+import { LIFECYCLE_EVENT_NAMES } from '../record/types.js';
 import type { ToolCall, ToolResult } from '../tools/types.js';
 import type {
   EnvironmentHookContext,
@@ -7,10 +8,7 @@ import type {
 
 /** The events a controller hook can handle, each served by the {@link Hook} method of the same meaning. */
 export const HOOK_EVENT_NAMES = [
-  'environment_start',
-  'environment_end',
-  'interaction_start',
-  'interaction_end',
+  ...LIFECYCLE_EVENT_NAMES,
   'before_tool_call',
   'after_tool_call',
   'tool_error',

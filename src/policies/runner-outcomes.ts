@@ -1,7 +1,7 @@
 // What the hook runner is given (its options) and what each of its dispatches answers.
 import type { HookRecord } from '../record/types.js';
 import type { ToolResult } from '../tools/types.js';
-import type { LifecycleHookRecord } from './controller-record.js';
+import type { LifecycleHookRecord } from '../record/types.js';
 import type { ToolArguments } from './hook.js';
 
 export interface HookRunnerOptions {

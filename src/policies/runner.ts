@@ -1,12 +1,7 @@
 import { UserError } from '../errors/errors.js';
-import type { HookRecord } from '../record/types.js';
+import type { HookRecord, LifecycleEventName, LifecycleHookRecord } from '../record/types.js';
 import type { ToolCall, ToolResult } from '../tools/types.js';
-import {
-  lifecycleRecord,
-  toolCallRecord,
-  type LifecycleEventName,
-  type LifecycleHookRecord,
-} from './controller-record.js';
+import { lifecycleRecord, toolCallRecord } from './controller-record.js';
 import { frozenCopy, isPlainObject } from './frozen-copy.js';
 import type {
   EnvironmentScope,

@@ -8,10 +8,9 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import type { EgressRecord } from '../network/egress-record.js';
-import type { LifecycleHookRecord } from '../policies/controller-record.js';
+import type { EgressRecord } from './egress-record.js';
 import { AUDIT_LIMITS, boundedLine, type AuditBudget } from './audit-bound.js';
-import type { HookRecord } from './types.js';
+import type { HookRecord, LifecycleHookRecord } from './types.js';
 
 /** One line of an environment's audit log. */
 export type AuditEntry =

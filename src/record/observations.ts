@@ -1,7 +1,25 @@
-import type { EgressRecord } from '../network/egress-record.js';
-import type { InteractionFacts } from '../interactions/interaction-facts.js';
-import type { InteractionStatus } from '../interactions/interaction-schema.js';
-import type { HookRecord } from './types.js';
+import type { EgressRecord } from './egress-record.js';
+import type { HookRecord, InteractionStatus } from './types.js';
+
+/**
+ * How a call of an interaction ended, as the console filters by it (docs/console.md, "Pages"):
+ * `blocked` (a pre hook denied it), `waiting` (held for an approver: a hook answered `ask`),
+ * `error` (the tool failed), `ok`.
+ */
+export type CallOutcome = 'ok' | 'blocked' | 'waiting' | 'error';
+
+/** What the console lists of an interaction besides its status. */
+export interface InteractionFacts {
+  steps: number;
+  /** Calls a pre hook denied. */
+  denials: number;
+  /** The tools it called, each once. */
+  tools: string[];
+  /** The hook groups that ran on its calls, each once. */
+  gates: string[];
+  /** Its calls' outcomes, each once. */
+  call_outcomes: CallOutcome[];
+}
 
 /**
  * What the runtime reports as it works, for whoever watches: the metrics (docs/console.md,

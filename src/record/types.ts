@@ -52,3 +52,35 @@ export interface HookRecord {
   /** Why the prestarted process or the worker did not answer, when one was expected to. */
   runner_note?: string;
 }
+
+/** The controller hook events that belong to no tool call (docs/policies.md). */
+export const LIFECYCLE_EVENT_NAMES = [
+  'environment_start',
+  'environment_end',
+  'interaction_start',
+  'interaction_end',
+] as const;
+
+/** The lifecycle events, which have no tool call and so no place in a {@link HookRecord}. */
+export type LifecycleEventName = (typeof LIFECYCLE_EVENT_NAMES)[number];
+
+/**
+ * The record of a controller hook run on a lifecycle event: a {@link HookRecord} with the
+ * lifecycle event instead of a tool event and the interaction instead of a call.
+ */
+export interface LifecycleHookRecord extends Omit<HookRecord, 'event' | 'call_id'> {
+  event: LifecycleEventName;
+  /** `null` for environment events. */
+  interaction_id: string | null;
+}
+
+/** The SDKs' status values hookbox uses for an interaction (docs/contract.md §9). */
+export const INTERACTION_STATUSES = [
+  'queued',
+  'in_progress',
+  'completed',
+  'failed',
+  'cancelled',
+  'requires_action',
+] as const;
+export type InteractionStatus = (typeof INTERACTION_STATUSES)[number];

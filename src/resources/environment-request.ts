@@ -3,7 +3,7 @@
  * "Environments as a resource"): `sources`, `network`, `env`, or `from_environment` alone.
  */
 import { z } from 'zod';
-import { describeIssues, knownKeysOf } from '../config/zod-issues.js';
+import { describeIssues, knownKeysOf } from '../errors/zod-issues.js';
 import { UserError } from '../errors/index.js';
 
 /** Source types the SDKs name that hookbox cannot serve offline: each a 400 naming the type. */
@@ -45,7 +45,7 @@ function envOf(raw: unknown): unknown {
   return Object.fromEntries(
     Object.entries(raw).map(([name, value]) => {
       if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-        const keys = Object.keys(value);
+        const keys = Object.keys(value as object);
         const plain = (value as { value?: unknown }).value;
         if (keys.length === 1 && keys[0] === 'value' && typeof plain === 'string')
           return [name, plain];

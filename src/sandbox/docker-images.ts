@@ -25,17 +25,14 @@ export class DockerImages {
     options: BuildImageOptions = {},
   ): Promise<void> {
     await this.call('build image', { tag }, async () => {
-      const stream = await this.docker.buildImage(
-        Readable.from([context]) as unknown as NodeJS.ReadableStream,
-        {
-          t: tag,
-          buildargs: buildArgs,
-          labels,
-          rm: true,
-          forcerm: true,
-          ...(options.dockerfile ? { dockerfile: options.dockerfile } : {}),
-        },
-      );
+      const stream = await this.docker.buildImage(Readable.from([context]), {
+        t: tag,
+        buildargs: buildArgs,
+        labels,
+        rm: true,
+        forcerm: true,
+        ...(options.dockerfile ? { dockerfile: options.dockerfile } : {}),
+      });
       await new Promise<void>((resolve, reject) => {
         this.docker.modem.followProgress(
           stream,

@@ -5,8 +5,10 @@ import { packageRoot } from '../paths.js';
 import type { Logger } from '../record/logger.js';
 import { contentHash, readFolder, tarOf, type ContextFile } from './build-context.js';
 import type { ContainerClient } from './container-client.js';
-import { SANDBOX_ALIAS } from '../templates/dockerfile.js';
 import { LABEL_IMAGE, LABEL_IMAGE_INPUTS } from './labels.js';
+
+/** The image name a template's Dockerfile starts from to build on the hookbox sandbox image. */
+export const SANDBOX_ALIAS = 'hookbox/sandbox:latest';
 
 /** The files an image is built from, read from sandbox-image/, in a stable order. */
 export function imageInputs(): ContextFile[] {

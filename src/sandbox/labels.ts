@@ -64,10 +64,18 @@ export function pidNamespace(): string {
   return ownNamespace;
 }
 
+/** The controller process that owns what it makes (labels), so orphans can be told apart. */
+export interface ControllerIdentity {
+  id: string;
+  pid: number;
+  /** The controller's state file, when it keeps one: environments listed there are not orphans. */
+  stateFile?: string;
+}
+
 export function ownershipLabels(
   environmentId: string,
   role: ResourceRole,
-  controller: { id: string; pid: number; stateFile?: string },
+  controller: ControllerIdentity,
 ): Record<string, string> {
   return {
     ...(controller.stateFile ? { [LABEL_STATE_FILE]: controller.stateFile } : {}),

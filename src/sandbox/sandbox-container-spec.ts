@@ -8,7 +8,7 @@ import {
   type SandboxOptions,
 } from './sandbox-options.js';
 import { volumeName } from './sandbox-volumes.js';
-import type { ControllerIdentity, SandboxNetwork } from './sandbox-create.js';
+import type { ControllerIdentity } from './labels.js';
 import type { WorkspaceDisk } from './workspace-disk.js';
 
 export function sandboxContainerSpec(params: {
@@ -21,7 +21,8 @@ export function sandboxContainerSpec(params: {
   >;
   runtime: string;
   disk: WorkspaceDisk | undefined;
-  network: SandboxNetwork | undefined;
+  /** The network to join (a SandboxNetwork's name and environment, sandbox-create.ts), or none. */
+  network: { readonly networkName: string; readonly env: Record<string, string> } | undefined;
 }): SandboxContainerSpec {
   const { controller, environmentId, options, runtime, disk } = params;
   return {

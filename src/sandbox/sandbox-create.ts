@@ -4,25 +4,40 @@ import type { Logger } from '../record/logger.js';
 import { reachAgent, type AgentLinks } from './agent-channel.js';
 import { AgentConnection } from './agent-connection.js';
 import type { ContainerClient } from './container-client.js';
-import { ownershipLabels } from './labels.js';
-import type { Sandbox } from './sandbox.js';
+import { ownershipLabels, type ControllerIdentity } from './labels.js';
 import { sandboxContainerSpec } from './sandbox-container-spec.js';
 import { SANDBOX_DEFAULTS, type SandboxOptions } from './sandbox-options.js';
 import { AGENT_ROLES, VOLUME_ROLES, volumeName } from './sandbox-volumes.js';
 import { removeWorkspaceDisk, workspaceDiskFor } from './workspace-disk.js';
-import type { WorkspaceFill } from '../snapshots/workspace-fill.js';
 
-/** The controller process that owns what it makes (labels), so orphans can be told apart. */
-export interface ControllerIdentity {
-  id: string;
-  pid: number;
-  /** The controller's state file, when it keeps one: environments listed there are not orphans. */
-  stateFile?: string;
+/** A folder tree a copy helper mounts: a Docker volume, or a host folder (a workspace disk's mount). */
+export type TreeSource = { volume: string } | { hostPath: string };
+
+/** Where a new environment's trees are, once its volumes (or workspace disk) exist. */
+export interface FillTarget {
+  environmentId: string;
+  /** Its /workspace: a volume, or the mount of its workspace disk. */
+  workspace: TreeSource;
+  /** Its gates' volume (/.agents). */
+  agents: string;
+}
+
+/** A fill under way: `started` once the helper runs (or failed), `done` once it has copied. */
+export interface FillRun {
+  started: Promise<void>;
+  done: Promise<void>;
 }
 
 /**
+ * Fills one new environment's trees; called by sandbox creation once its volumes exist. Sandbox
+ * creation makes its container once the helper has started (so the helper is not queued behind
+ * N sandboxes on a busy engine) and hands the environment out once it is done.
+ */
+export type WorkspaceFill = (target: FillTarget) => FillRun;
+
+/**
  * A network the sandbox joins instead of none: an environment's internal network and its way out
- * (src/network/environment-egress.ts). Once given to {@link Sandbox.create}, the sandbox owns it:
+ * (src/network/environment-egress.ts). Once given to `Sandbox.create`, the sandbox owns it:
  * it is destroyed with the sandbox, or when creation fails.
  */
 export interface SandboxNetwork {
@@ -54,7 +69,7 @@ export interface SandboxCreateParams {
   diskRoot?: string;
   /**
    * Fills /workspace and /.agents from a snapshot or another environment once they exist, while
-   * the container starts; the sandbox is handed out only once it is done (src/snapshots/).
+   * the container starts; the sandbox is handed out only once it is done (docs/environments.md, "Snapshots and forks").
    */
   fill?: WorkspaceFill;
 }
@@ -64,10 +79,12 @@ export interface SandboxCreateParams {
  * after the first resource exists, everything made so far is removed before the original error is
  * rethrown.
  */
-export async function createSandbox(
+export async function createSandbox<
+  S extends { injectSources(sources: PlacedSource[]): Promise<void> },
+>(
   params: SandboxCreateParams,
-  wrap: (made: AgentLinks & { containerId: string; diskFolder?: string }) => Sandbox,
-): Promise<Sandbox> {
+  wrap: (made: AgentLinks & { containerId: string; diskFolder?: string }) => S,
+): Promise<S> {
   const { client, logger, controller, environmentId } = params;
   const options = { ...SANDBOX_DEFAULTS, ...params.options };
   const runtime = options.runtime ?? SANDBOX_DEFAULTS.runtime;

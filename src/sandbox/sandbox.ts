@@ -16,7 +16,8 @@ import { VOLUME_ROLES, volumeName } from './sandbox-volumes.js';
 import { wireFiles } from './wire-sources.js';
 import { removeWorkspaceDiskAt } from './workspace-disk.js';
 
-export type { ControllerIdentity, SandboxCreateParams, SandboxNetwork } from './sandbox-create.js';
+export type { ControllerIdentity } from './labels.js';
+export type { SandboxCreateParams, SandboxNetwork } from './sandbox-create.js';
 export { volumeName } from './sandbox-volumes.js';
 
 /** How long a lost channel socket waits for the engine to report its container stopped. */

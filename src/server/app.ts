@@ -23,8 +23,6 @@ import { registerMcpRoutes } from './routes-mcp.js';
 import { registerSnapshotRoutes } from './routes-snapshots.js';
 import { canonicalUrl, checkPathSegments, routedPath } from './request-path.js';
 
-export { v1betaUrl } from './request-path.js';
-
 /** What a `/v1beta/{kind}s/{id}` path names, for the router's refusal of an overlong id. */
 const ID_KINDS = ['environment', 'credential', 'snapshot'] as const;
 
@@ -82,6 +80,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const hosts = new AllowedHosts(options.allowedHosts ?? [], keys.open);
   const limits = { ...CLIENT_LIMIT_DEFAULTS, ...options.limits };
   const app = Fastify({
+    // The cast picks Fastify's logger type for the instance (buildApp's FastifyInstance), not pino's.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
     loggerInstance: options.logger as FastifyBaseLogger,
     bodyLimit,
     forceCloseConnections: 'idle',
@@ -180,7 +180,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     global: true,
     timeWindow: 1000,
     // A token bucket (docs/tenants.md, "Quotas"): the plugin's own store counts fixed windows.
-    store: TokenBucketStore as never,
+    store: TokenBucketStore,
     keyGenerator: (request) =>
       request.caller ? `tenant:${request.caller.tenant}` : `address:${request.ip}`,
     max: (request) =>

@@ -20,13 +20,9 @@ import {
   type ClientLimits,
 } from './client-limits.js';
 
-export { buildApp, DEFAULT_BODY_LIMIT } from './app.js';
-export { checkListenSafety, isLoopbackHost } from './listen-safety.js';
-export { KeyTable, requestKey } from '../tenants/keys.js';
+export { checkListenSafety } from './listen-safety.js';
 export { loadTenantKeys, type TenantKey } from '../tenants/keys.js';
-export { defaultMaxEnvironments } from '../tenants/quotas.js';
 export { type ClientLimits } from './client-limits.js';
-export { openApiDocument } from './openapi.js';
 export { HookboxMetrics } from './metrics.js';
 
 export const DEFAULT_HOST = '127.0.0.1';

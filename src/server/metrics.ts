@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { INTERACTION_STATUSES } from '../interactions/interaction-schema.js';
+import { INTERACTION_STATUSES } from '../record/types.js';
 import { HOOK_OUTCOMES } from '../record/types.js';
 import type { Controller } from '../environments/controller.js';
 import type { Observation } from '../record/observations.js';

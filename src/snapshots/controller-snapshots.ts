@@ -1,5 +1,4 @@
 // The controller's snapshots: where their records are kept, and the sweep of expired ones.
-import type { Controller } from '../environments/controller.js';
 import type { Environment } from '../environments/environment.js';
 import { checkEnvironmentOptions } from '../environments/environment-options-schema.js';
 import type { EnvironmentOptions } from '../environments/environment-options.js';
@@ -7,9 +6,10 @@ import { UserError } from '../errors/index.js';
 import { checkSnapshotTarget, snapshotNotFound } from './snapshot-checks.js';
 import type { Logger } from '../record/logger.js';
 import { reapSnapshotVolumes } from './snapshot-reaping.js';
-import { MemorySnapshotRows } from './snapshot-rows.js';
+import { MemorySnapshotRows, type SnapshotRows } from './snapshot-rows.js';
 import { SNAPSHOT_DEFAULTS, type SnapshotOptions } from './snapshot-options.js';
-import { Snapshots } from './snapshots.js';
+import type { ControllerIdentity } from '../sandbox/labels.js';
+import { Snapshots, type SnapshotHost } from './snapshots.js';
 
 /** Checks the library's snapshot options (before anything is started). */
 export function checkSnapshotOptions(options: SnapshotOptions = {}): void {
@@ -24,8 +24,17 @@ export function checkSnapshotOptions(options: SnapshotOptions = {}): void {
     );
 }
 
+/** What {@link snapshotsOf} reads of the controller: its fields of these names. */
+type SnapshotsController = Pick<
+  SnapshotHost,
+  'client' | 'logger' | 'image' | 'createCopied' | 'deleteEnvironment'
+> & { identity: ControllerIdentity; state: { snapshots?: SnapshotRows } | undefined };
+
 /** The controller's snapshots: records in its state when it has one, else in memory. */
-export function snapshotsOf(controller: Controller, options: SnapshotOptions = {}): Snapshots {
+export function snapshotsOf(
+  controller: SnapshotsController,
+  options: SnapshotOptions = {},
+): Snapshots {
   return new Snapshots({
     client: controller.client,
     logger: controller.logger,

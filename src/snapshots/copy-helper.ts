@@ -3,11 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { SystemError, UserError } from '../errors/index.js';
 import type { Logger } from '../record/logger.js';
 import type { ContainerClient, SandboxContainerSpec } from '../sandbox/container-client.js';
-import { ownershipLabels } from '../sandbox/labels.js';
-import type { ControllerIdentity } from '../sandbox/sandbox-create.js';
-
-/** A folder tree the helper mounts: a Docker volume, or a host folder (a workspace disk's mount). */
-export type TreeSource = { volume: string } | { hostPath: string };
+import { ownershipLabels, type ControllerIdentity } from '../sandbox/labels.js';
+import type { TreeSource } from '../sandbox/sandbox-create.js';
 
 export interface HelperMount {
   source: TreeSource;

@@ -56,6 +56,6 @@ export const recipeSchema = z.object({
     .record(z.string(), z.union([z.string(), z.strictObject({ credential: z.string() })]))
     .optional(),
   // Checked again, as any environment's, when an environment is made from it.
-  sandbox: z.record(z.string(), z.unknown()).nullable() as z.ZodType<SandboxOptions | null>,
+  sandbox: z.record(z.string(), z.unknown()).nullable(),
   hooksJson: z.string().nullable(),
 });

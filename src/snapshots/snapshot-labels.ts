@@ -8,8 +8,8 @@ import {
   LABEL_SNAPSHOT,
   LABEL_STATE_FILE,
   pidNamespace,
+  type ControllerIdentity,
 } from '../sandbox/labels.js';
-import type { ControllerIdentity } from '../sandbox/sandbox-create.js';
 
 export function snapshotVolumeLabels(
   snapshotId: string,

@@ -4,16 +4,15 @@ import { UserError } from '../errors/index.js';
 import type { CopiedFrom } from '../environments/environment-creation.js';
 import type { Environment } from '../environments/environment.js';
 import type { EnvironmentOptions } from '../environments/environment-options.js';
-import { newSnapshotId } from '../environments/ids.js';
+import { newSnapshotId } from '../ids.js';
 import type { NetworkOptions } from '../network/allowlist.js';
-import type { ControllerIdentity } from '../sandbox/sandbox-create.js';
+import type { ControllerIdentity } from '../sandbox/labels.js';
 import { volumeName } from '../sandbox/sandbox-volumes.js';
 import { checkForkCount } from './snapshot-checks.js';
 import { runCopyHelper, snapshotsUnsupported, type CopyHelperHost } from './copy-helper.js';
 import type { EnvironmentRecipe } from './recipe.js';
 import { snapshotVolumeLabels } from './snapshot-labels.js';
 import type { SnapshotRow, SnapshotRows } from './snapshot-rows.js';
-import { SNAPSHOT_DEFAULTS } from './snapshot-options.js';
 import {
   FillBatch,
   fillPlan,
@@ -258,10 +257,8 @@ export class Snapshots {
     );
     if (failed) {
       await Promise.allSettled(environments.map((e) => this.host.deleteEnvironment(e.id)));
-      throw (failed as PromiseRejectedResult).reason;
+      throw failed.reason;
     }
     return environments;
   }
 }
-
-export { SNAPSHOT_DEFAULTS };

@@ -1,31 +1,10 @@
 // Filling new environments' workspaces and gates from a copy source, N at once with one helper.
 import { SANDBOX_PATHS } from '../sandbox/protocol/paths.js';
-import type { CopyPlan, HelperMount, TreeSource } from './copy-helper.js';
+import type { FillTarget, TreeSource, WorkspaceFill } from '../sandbox/sandbox-create.js';
+import type { CopyPlan, HelperMount } from './copy-helper.js';
 
 /** The mirror of /.agents inside /workspace, as a path under the workspace's root. */
 const AGENTS_MIRROR_IN_WORKSPACE = SANDBOX_PATHS.agentsMirror.slice(SANDBOX_PATHS.workspace.length);
-
-/** Where a new environment's trees are, once its volumes (or workspace disk) exist. */
-export interface FillTarget {
-  environmentId: string;
-  /** Its /workspace: a volume, or the mount of its workspace disk. */
-  workspace: TreeSource;
-  /** Its gates' volume (/.agents). */
-  agents: string;
-}
-
-/** A fill under way: `started` once the helper runs (or failed), `done` once it has copied. */
-export interface FillRun {
-  started: Promise<void>;
-  done: Promise<void>;
-}
-
-/**
- * Fills one new environment's trees; called by sandbox creation once its volumes exist. Sandbox
- * creation makes its container once the helper has started (so the helper is not queued behind
- * N sandboxes on a busy engine) and hands the environment out once it is done.
- */
-export type WorkspaceFill = (target: FillTarget) => FillRun;
 
 /** Runs the helper over the targets; calls `onStarted` once its container runs. */
 export type BatchCopy = (targets: FillTarget[], onStarted: () => void) => Promise<void>;

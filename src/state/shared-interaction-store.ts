@@ -75,7 +75,7 @@ export class SharedInteractionStore implements InteractionStore {
       id: interaction.id,
       environment_id: interaction.environment_id,
       status: interaction.status,
-      body: interaction as unknown as Record<string, unknown>,
+      body: interaction,
       updated: interaction.updated,
       tenant,
     });

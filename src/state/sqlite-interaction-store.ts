@@ -19,7 +19,7 @@ export class SqliteInteractionStore implements InteractionStore {
       id: interaction.id,
       environment_id: interaction.environment_id,
       status: interaction.status,
-      body: { ...interaction, steps: [] } as unknown as Record<string, unknown>,
+      body: { ...interaction, steps: [] },
       updated: interaction.updated,
       tenant,
     });

@@ -1,4 +1,5 @@
 import { UserError } from '../errors/index.js';
+import { SANDBOX_ALIAS } from '../sandbox/image.js';
 
 /** One instruction of a Dockerfile: its keyword, its arguments, and the line it starts on (1-based). */
 export interface Instruction {
@@ -6,9 +7,6 @@ export interface Instruction {
   args: string;
   line: number;
 }
-
-/** The image name a template's Dockerfile starts from to build on the hookbox sandbox image. */
-export const SANDBOX_ALIAS = 'hookbox/sandbox:latest';
 
 /**
  * Splits a Dockerfile into instructions: comments and blank lines dropped, lines continued with the

@@ -1,5 +1,5 @@
 import { SystemError, UserError } from '../errors/index.js';
-import { newControllerId, newEnvironmentId } from '../environments/ids.js';
+import { newControllerId, newEnvironmentId } from '../ids.js';
 import type { Logger } from '../record/logger.js';
 import type { ContainerClient, ImageSummary } from '../sandbox/container-client.js';
 import { PROTOCOL_VERSION } from '../sandbox/protocol/index.js';

@@ -1,9 +1,16 @@
 import { totalmem } from 'node:os';
 import { UserError } from '../errors/index.js';
-import type { DiskUse } from './tenant-disk.js';
 import type { Caller } from './tenant.js';
 
 const MIB = 1024 * 1024;
+
+/** What a tenant holds on the engine's disk, in bytes, as last measured. */
+export interface DiskUse {
+  /** Its live environments' workspaces. */
+  workspacesBytes: number;
+  /** Its snapshots' volumes. */
+  snapshotsBytes: number;
+}
 
 /**
  * The server-wide ceiling on live environments when `--max-environments` is not given: one per

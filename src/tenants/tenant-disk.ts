@@ -1,17 +1,9 @@
 import type { Controller } from '../environments/controller.js';
 import type { SnapshotRow } from '../snapshots/snapshot-rows.js';
 import { isOwnedBy } from './ownership.js';
-import type { QuotaBook } from './quotas.js';
+import type { DiskUse, QuotaBook } from './quotas.js';
 import type { Caller } from './tenant.js';
 import type { WorkspaceDisk } from './workspace-disk.js';
-
-/** What a tenant holds on the engine's disk, in bytes, as last measured. */
-export interface DiskUse {
-  /** Its live environments' workspaces. */
-  workspacesBytes: number;
-  /** Its snapshots' volumes. */
-  snapshotsBytes: number;
-}
 
 /**
  * What counts against a tenant's `disk_mb` (docs/tenants.md, "What counts against disk_mb"): the

@@ -83,5 +83,5 @@ export type TextExpectation = z.infer<typeof textExpectation>;
 
 /** The published JSON Schema of fixture files (docs/fixture.schema.json is generated from it). */
 export function fixtureJsonSchema(): Record<string, unknown> {
-  return z.toJSONSchema(fixtureSchema, { io: 'input' }) as Record<string, unknown>;
+  return z.toJSONSchema(fixtureSchema, { io: 'input' });
 }

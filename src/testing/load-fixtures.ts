@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { readSourcesDir } from '../cli/sources-dir.js';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
-import { describeIssues, knownKeysOf } from '../config/zod-issues.js';
+import { describeIssues, knownKeysOf } from '../errors/zod-issues.js';
 import { UserError } from '../errors/index.js';
 import { fixtureSchema, type Fixture, type FixtureCase } from './fixture-schema.js';
 
@@ -56,7 +56,7 @@ function impossibilities(index: number, testCase: FixtureCase): Problem[] {
   for (const [key, value] of Object.entries(expect)) {
     if (value && typeof value === 'object' && 'regex' in value) {
       try {
-        new RegExp(value.regex as string);
+        new RegExp(value.regex);
       } catch (error) {
         problems.push({
           where: `${where}.${key}.regex`,

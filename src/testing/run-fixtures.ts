@@ -8,7 +8,7 @@ import { toHookboxError, UserError } from '../errors/index.js';
 import { packageRoot } from '../paths.js';
 import { CaseEnvironment, outsideWorkspace } from './case-environment.js';
 import { pathsToProbe, unmetExpectations, type PathProbe } from './expectations.js';
-import type { Fixture, FixtureCase } from './fixture-schema.js';
+import type { FixtureCase } from './fixture-schema.js';
 import type { LoadedFixture } from './load-fixtures.js';
 
 export interface CaseResult {
@@ -376,4 +376,3 @@ async function containmentLane(
   return alone;
 }
 
-export type { Fixture };

@@ -1,5 +1,5 @@
 import { UserError } from '../errors/index.js';
-import { describeIssues } from '../config/zod-issues.js';
+import { describeIssues } from '../errors/zod-issues.js';
 import { checkArgumentDepth, checkArgumentText } from './argument-text.js';
 import type { ToolDefinition } from './tool-definition.js';
 import type { ToolCall } from './types.js';
@@ -129,7 +129,7 @@ export function resolveToolCall(
       details: { field: `tool_call.args`, problems },
     });
   }
-  const args = parsed.data as Record<string, unknown>;
+  const args = parsed.data;
   // Code is one argument of a process, paths go to the kernel: neither can hold a NUL.
   checkArgumentText(call.name, args, [...tool.pathArgs, 'code']);
   return { tool, args };

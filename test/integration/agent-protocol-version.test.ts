@@ -6,7 +6,7 @@
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SystemError } from '../../src/errors/index.js';
-import { newControllerId, newEnvironmentId } from '../../src/environments/ids.js';
+import { newControllerId, newEnvironmentId } from '../../src/ids.js';
 import { createLogger } from '../../src/record/logger.js';
 import { DockerContainerClient } from '../../src/sandbox/docker-container-client.js';
 import { imageTags } from '../../src/sandbox/image.js';

@@ -48,7 +48,7 @@ async function serve(
   );
   children.push(child);
   await new Promise<void>((done, fail) => {
-    createInterface({ input: child.stderr! }).on(
+    createInterface({ input: child.stderr }).on(
       'line',
       (line) => line.includes('listening on') && done(),
     );

@@ -24,7 +24,7 @@ let containerId: string | undefined;
 let url: string;
 
 async function logsOf(id: string): Promise<string> {
-  const buffer = (await docker.getContainer(id).logs({ stdout: true, stderr: true })) as Buffer;
+  const buffer = await docker.getContainer(id).logs({ stdout: true, stderr: true });
   // Strip the 8-byte stream headers of a non-TTY container's log frames.
   const out: string[] = [];
   for (let at = 0; at + 8 <= buffer.length;) {

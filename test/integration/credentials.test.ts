@@ -67,7 +67,7 @@ function capturingLogger(): Logger {
   return pino(
     { name: 'hookbox', level: 'debug' },
     { write: (line: string) => void logLines.push(line) },
-  ) as unknown as Logger;
+  );
 }
 
 async function serverWith(
@@ -362,7 +362,7 @@ describe('on the wire, and nowhere in the sandbox', () => {
     expect(at('/events')?.headers.authorization).toBe(`Bearer ${VALUE}`);
     expect(at('/events')?.headers['x-static']).toBe(HEADER_ONLY);
 
-    const environment = controller.getEnvironment(interaction.environment_id!);
+    const environment = controller.getEnvironment(interaction.environment_id);
     const records = environment.records();
     expect(JSON.stringify(records)).not.toContain(VALUE);
     expect(records.filter((entry) => entry.kind === 'egress')).toEqual(

@@ -8,7 +8,7 @@ import { createServer as createTcpServer, type AddressInfo, type Socket } from '
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Allowlist } from '../../src/network/allowlist.js';
 import { EgressProxy, HOOK_TOKEN_HEADER, RULE_HEADER } from '../../src/network/egress-proxy.js';
-import type { EgressRecord } from '../../src/network/egress-record.js';
+import type { EgressRecord } from '../../src/record/egress-record.js';
 import { makeTestPki } from '../unit/network/test-ca.js';
 
 const TOKEN = 'b'.repeat(64);

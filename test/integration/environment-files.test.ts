@@ -234,7 +234,7 @@ describe('files API over HTTP', () => {
     const client = new Hookbox({ baseUrl: server.url, apiKey: KEY });
     await client.environments.files.put(environment.id, 'client/x.txt', 'from the client');
     const read = await client.environments.files.get(environment.id, 'client/x.txt');
-    expect(Buffer.from(read as Uint8Array).toString()).toBe('from the client');
+    expect(Buffer.from(read).toString()).toBe('from the client');
     const listing = await client.environments.files.list(environment.id, 'client');
     expect(listing.entries.map((entry) => entry.name)).toEqual(['x.txt']);
     const error = await client.environments.files

@@ -63,7 +63,7 @@ async function serve(
   children.push(child);
   const log: string[] = [];
   await new Promise<void>((done, fail) => {
-    createInterface({ input: child.stderr! }).on('line', (line) => {
+    createInterface({ input: child.stderr }).on('line', (line) => {
       log.push(line);
       if (line.includes('listening on')) done();
     });

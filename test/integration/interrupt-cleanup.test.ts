@@ -89,7 +89,7 @@ setInterval(() => {}, 1000);`;
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const environmentId = await new Promise<string>((done) =>
-      createInterface({ input: child.stdout! }).once('line', done),
+      createInterface({ input: child.stdout }).once('line', done),
     );
     expect(environmentId).toMatch(/^env_/);
     child.kill('SIGKILL');

@@ -32,7 +32,7 @@ beforeAll(async () => {
   transport = new StdioClientTransport({
     command: 'node',
     args: [resolve('bin/hookbox.js'), 'mcp', '--sources', sourcesDir(MCP_SOURCES)],
-    env: { ...process.env, HOOKBOX_HOME: home } as Record<string, string>,
+    env: { ...process.env, HOOKBOX_HOME: home },
     stderr: 'pipe',
   });
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -165,7 +165,7 @@ describe('hookbox mcp (stdio)', () => {
       new StdioClientTransport({
         command: 'node',
         args: [resolve('bin/hookbox.js'), 'mcp', '--sources', sourcesDir(MCP_SOURCES)],
-        env: { ...process.env, HOOKBOX_HOME: home } as Record<string, string>,
+        env: { ...process.env, HOOKBOX_HOME: home },
         stderr: 'ignore',
       }),
     );

@@ -37,7 +37,7 @@ export async function startReplicas(key: string): Promise<Replicas> {
       );
       children.push(child);
       await new Promise<void>((done, fail) => {
-        createInterface({ input: child.stderr! }).on(
+        createInterface({ input: child.stderr }).on(
           'line',
           (line) => line.includes('listening on') && done(),
         );

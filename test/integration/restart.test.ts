@@ -30,7 +30,7 @@ describe('a controller killed with kill -9, then restarted', () => {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     const environmentId = await new Promise<string>((done, fail) => {
-      createInterface({ input: child.stdout! }).once('line', done);
+      createInterface({ input: child.stdout }).once('line', done);
       child.once('exit', (code) => fail(new Error(`child exited ${code}`)));
     });
     expect(environmentId).toMatch(/^env_/);
@@ -88,7 +88,7 @@ describe('a controller killed with kill -9, then restarted', () => {
       { env: { ...process.env, HOME_DIR: dir }, stdio: ['ignore', 'pipe', 'inherit'] },
     );
     const environmentId = await new Promise<string>((done) =>
-      createInterface({ input: child.stdout! }).once('line', done),
+      createInterface({ input: child.stdout }).once('line', done),
     );
     child.kill('SIGKILL');
     await new Promise((done) => child.once('exit', done));

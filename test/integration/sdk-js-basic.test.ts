@@ -38,7 +38,7 @@ describe('the JavaScript SDK', () => {
     expect(interaction.environment_id).toMatch(/^env_/);
     expect(interaction.labels).toEqual({ team: 'sdk' });
     expect(interaction.usage).toMatchObject({ total_tokens: 0 });
-    const steps = interaction.steps!;
+    const steps = interaction.steps;
     expect(steps.map((step) => step.type)).toEqual([
       'user_input',
       'code_execution_call',

@@ -67,7 +67,7 @@ describe('the JavaScript SDK streams', () => {
     expect(last.event_type).toBe('interaction.completed');
     const final = await ai.interactions.get(started.id);
     expect(final.status).toBe('completed');
-    expect(final.steps!.at(-1)).toMatchObject({ result: 'done\n' });
+    expect(final.steps.at(-1)).toMatchObject({ result: 'done\n' });
   });
 
   it('ask: requires_action, then the approval item as the next input', async () => {
@@ -104,6 +104,6 @@ describe('the JavaScript SDK streams', () => {
       input: [{ type: 'approval', call_id: callId, approve: true }] as never,
     });
     expect(answered.status).toBe('completed');
-    expect(answered.steps!.at(-1)).toMatchObject({ call_id: callId, result: 'approved\n' });
+    expect(answered.steps.at(-1)).toMatchObject({ call_id: callId, result: 'approved\n' });
   });
 });

@@ -47,7 +47,7 @@ async function serve(
   children.push(child);
   let stderr = '';
   return new Promise((done) => {
-    createInterface({ input: child.stderr! }).on('line', (line) => {
+    createInterface({ input: child.stderr }).on('line', (line) => {
       stderr += line + '\n';
       if (line.includes('listening on')) done({ child, ready: true, stderr });
     });

@@ -32,7 +32,7 @@ async function serve(stateFile: string, home: string, port: number): Promise<Chi
   );
   children.push(child);
   await new Promise<void>((done, fail) => {
-    createInterface({ input: child.stderr! }).on(
+    createInterface({ input: child.stderr }).on(
       'line',
       (line) => line.includes('listening on') && done(),
     );

@@ -57,7 +57,7 @@ async function serve(port: number, extra: string[]) {
   children.push(child);
   const lines: string[] = [];
   await new Promise<void>((done, fail) => {
-    createInterface({ input: child.stderr! }).on('line', (line) => {
+    createInterface({ input: child.stderr }).on('line', (line) => {
       lines.push(line);
       if (line.includes('listening on')) done();
     });
@@ -130,7 +130,7 @@ describe('hookbox serve on SIGTERM', () => {
     );
     children.push(child);
     let stderr = '';
-    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const code = await new Promise((done) => child.once('exit', done));
     expect(code).toBe(2);
     expect(stderr).toMatch(/--shutdown-grace: must be a whole number/);

@@ -191,7 +191,7 @@ describe('streaming', () => {
     const decoder = new TextDecoder();
     let buffer = '';
     for await (const chunk of response.body!) {
-      buffer += decoder.decode(chunk as Uint8Array, { stream: true });
+      buffer += decoder.decode(chunk, { stream: true });
       let end: number;
       while ((end = buffer.indexOf('\n\n')) >= 0) {
         const [eventLine, dataLine] = buffer.slice(0, end).split('\n');

@@ -3,9 +3,10 @@ import {
   isEnvironmentId,
   newCallId,
   newEnvironmentId,
+  newInteractionId,
   newSnapshotId,
   SNAPSHOT_ID_PATTERN,
-} from '../../src/environments/ids.js';
+} from '../../src/ids.js';
 
 describe('ids', () => {
   it('are shaped and never repeat, across many refills of the random pool', () => {
@@ -14,10 +15,12 @@ describe('ids', () => {
       const call = newCallId();
       const environment = newEnvironmentId();
       const snapshot = newSnapshotId();
+      const interaction = newInteractionId();
       expect(call).toMatch(/^call_[a-z2-7]{16}$/);
       expect(isEnvironmentId(environment)).toBe(true);
       expect(snapshot).toMatch(SNAPSHOT_ID_PATTERN);
-      for (const id of [call, environment, snapshot]) {
+      expect(interaction).toMatch(/^int_[a-z2-7]{20}$/);
+      for (const id of [call, environment, snapshot, interaction]) {
         expect(seen.has(id)).toBe(false);
         seen.add(id);
       }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { placeSources } from '../../config/sources.js';
-import { describeIssues } from '../../config/zod-issues.js';
+import { describeIssues } from '../../errors/zod-issues.js';
 import { Controller } from '../../environments/controller.js';
 import { hooksConfigOf, type CallOutcome } from '../../environments/environment.js';
 import { toHookboxError, UserError } from '../../errors/index.js';
@@ -111,7 +111,7 @@ function parseVocabulary(value: string | undefined, calls: ToolCall[]): Vocabula
       { details: { field: '--vocabulary' } },
     );
   }
-  return value as VocabularyId;
+  return value;
 }
 
 /** `--tool-timeout-ms`: a positive whole number of milliseconds, or undefined. */

@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs';
-import { basename, dirname, extname, join, resolve } from 'node:path';
+import { basename, dirname, extname, resolve } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import type { ForeignDialect } from '../../config/dialect-events.js';
 import { UserError } from '../../errors/index.js';
@@ -240,13 +239,4 @@ export function recognise(file: string, raw: unknown): Recognised {
     at: (g) => g,
     notCarried,
   };
-}
-
-/** Whether a Claude Code hooks file is a plugin's (next to .claude-plugin/, or naming its root). */
-export function isPlugin(file: string, hooks: unknown): boolean {
-  const dir = dirname(resolve(file));
-  return (
-    (basename(dir) === 'hooks' && existsSync(join(dirname(dir), '.claude-plugin'))) ||
-    JSON.stringify(hooks).includes('CLAUDE_PLUGIN_ROOT')
-  );
 }

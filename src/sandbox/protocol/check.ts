@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { formatPath } from '../../config/zod-issues.js';
+import { formatPath } from '../../errors/zod-issues.js';
 import { SystemError } from '../../errors/index.js';
 import { OPERATIONS, PROTOCOL_VERSION, type AgentAnswerOf, type AgentOp } from './index.js';
 

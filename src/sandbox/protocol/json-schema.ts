@@ -19,7 +19,7 @@ function schemaOf(type: z.ZodType, io: 'input' | 'output'): Record<string, unkno
   const schema = z.toJSONSchema(type, { target: 'draft-2020-12', io, unrepresentable: 'throw' });
   // One `$schema` for the document, not one per operation.
   delete (schema as { $schema?: unknown }).$schema;
-  return schema as Record<string, unknown>;
+  return schema;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { EgressRecord } from '../../network/egress-record.js';
+import type { EgressRecord } from '../../record/egress-record.js';
 import type { Observation, Observers } from '../../record/observations.js';
 import type { HookOutcome, HookRecord } from '../../record/types.js';
 import { callsOfInteraction, interactionFacts } from '../../interactions/interaction-facts.js';

@@ -93,7 +93,7 @@ describe('interactions stored in the shapes before the SDKs', () => {
       updated: 't',
       tenant: null,
     });
-    state.replaceInteractionSteps('int_old', OLD_STEPS as never);
+    state.replaceInteractionSteps('int_old', OLD_STEPS);
     const read = await new SqliteInteractionStore(state).get('int_old');
     expect(read?.steps[5]).toMatchObject({ type: 'function_call', name: 'read_file' });
     expect(read?.steps[2]).toMatchObject({ result: 'hi\n' });

@@ -41,7 +41,7 @@ describe('sessionRecipeOf', () => {
     [{}, header([{ type: 'inline', target: '../etc/passwd', content: 'x' }]), 'sources[0].target'],
     [{}, header([{ type: 'inline', target: '.agents/hooks.json', content: '{' }]), undefined],
   ])('refuses %j %j naming %s', (query, headers, field) => {
-    const error = refusal(query, headers as Record<string, string>);
+    const error = refusal(query, headers);
     expect(error.kind).toBe('user');
     if (field !== undefined) expect(error.details.field).toBe(field);
     expect(error.message.length).toBeGreaterThan(10);

@@ -14,7 +14,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import type { Allowlist } from '../../../src/network/allowlist.js';
 import { EgressProxy, type EgressProxyOptions } from '../../../src/network/egress-proxy.js';
-import type { EgressRecord } from '../../../src/network/egress-record.js';
+import type { EgressRecord } from '../../../src/record/egress-record.js';
 import { makeTestPki, type TestPki } from './test-ca.js';
 
 export const TOKEN = 'a'.repeat(64);
@@ -123,7 +123,7 @@ export async function connectVia(
         statusMessage: answer.statusMessage ?? '',
         headers: answer.headers,
         body: text,
-        socket: answer.socket as Socket,
+        socket: answer.socket,
       });
     });
     outgoing.on('error', reject);

@@ -187,7 +187,7 @@ describe('requests are checked before they are sent', () => {
       connection.request(
         'run_code',
         // What a caller that bypasses the types might send: the wrong unit and a typo.
-        { ...RUN_CODE, timeout_ms: 1.5 } as unknown as typeof RUN_CODE,
+        { ...RUN_CODE, timeout_ms: 1.5 },
         5000,
       ),
     );

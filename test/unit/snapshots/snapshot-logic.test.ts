@@ -15,12 +15,8 @@ import { Snapshots } from '../../../src/snapshots/snapshots.js';
 import type { ContainerClient } from '../../../src/sandbox/container-client.js';
 import type { Environment } from '../../../src/environments/environment.js';
 import type { Logger } from '../../../src/record/logger.js';
-import {
-  FillBatch,
-  fillPlan,
-  snapshotPlan,
-  type FillTarget,
-} from '../../../src/snapshots/workspace-fill.js';
+import type { FillTarget } from '../../../src/sandbox/sandbox-create.js';
+import { FillBatch, fillPlan, snapshotPlan } from '../../../src/snapshots/workspace-fill.js';
 
 const controller = { id: 'ctl_test', pid: 1 };
 const target = (n: number): FillTarget => ({

@@ -25,7 +25,10 @@ function token(length: number): string {
 
 /** `env_` followed by 20 random base-32 characters (100 bits). */
 export const newEnvironmentId = (): string => `env_${token(20)}`;
+/** `call_` followed by 16 random base-32 characters; also a call that never reached an environment (a model's malformed call). */
 export const newCallId = (): string => `call_${token(16)}`;
+/** `int_` followed by 20 random base-32 characters (100 bits). */
+export const newInteractionId = (): string => `int_${token(20)}`;
 export const newControllerId = (): string => `ctl_${token(12)}`;
 
 /** Whether a string has the shape of an environment id (before looking it up). */

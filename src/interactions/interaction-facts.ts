@@ -1,8 +1,7 @@
-import type { CallOutcome, InteractionFacts } from '../record/observations.js';
+import type { InteractionFacts } from '../record/observations.js';
 import type { HookRecord } from '../record/types.js';
 
 import type { Interaction, Step } from './schema.js';
-
 
 /** One call of an interaction, with its pre and post hook runs. */
 export interface InteractionCall {
@@ -14,7 +13,6 @@ export interface InteractionCall {
   reason: string | null;
   hooks: HookRecord[];
 }
-
 
 type CallStep = Extract<Step, { type: 'code_execution_call' | 'function_call' }>;
 type ResultStep = Extract<Step, { type: 'code_execution_result' | 'function_result' }>;

@@ -249,7 +249,7 @@ export async function runFixtures(
   // Containment runs take longest (their calls run, and destructively): first, so that the last
   // lanes to finish are short ones.
   lanes.sort((a, b) => Number(b[0]!.mode === 'containment') - Number(a[0]!.mode === 'containment'));
-  const results: CaseResult[] = new Array(tasks.length);
+  const results = new Array<CaseResult>(tasks.length);
   let nextLane = 0;
   let done = 0;
   const report = (task: Task, result: Omit<CaseResult, 'durationMs'>, durationMs: number) => {
@@ -375,4 +375,3 @@ async function containmentLane(
   }
   return alone;
 }
-

@@ -279,7 +279,7 @@ describe('DNS rebinding', () => {
 });
 
 describe('output and memory', () => {
-  it('server RSS stays under 400 MiB for a streamed interaction of 100 × 1 MiB outputs whose client never reads', async () => {
+  it('server RSS stays within 350 MiB of its start for a streamed interaction of 100 × 1 MiB outputs whose client never reads', async () => {
     const { child, port, url, log } = await serve([], { HOOKBOX_API_KEYS: KEY });
     const baseline = rssMiB(child.pid!);
     const calls = Array.from({ length: 100 }, () => ({
@@ -338,7 +338,9 @@ describe('output and memory', () => {
       // The client that never read lost its stream; the server did not buffer 100 MiB for it.
       expect(log.some((line) => line.includes('event stream dropped'))).toBe(true);
       console.log(`server RSS: baseline ${baseline.toFixed(0)} MiB, peak ${peak.toFixed(0)} MiB`);
-      expect(peak).toBeLessThan(400);
+      // Bounded by the output it must hold, not by the stream it could not send (docs/tenants.md,
+      // "Output and memory"): 3.5× the 100 MiB above where it started.
+      expect(peak - baseline).toBeLessThan(350);
     } finally {
       socket.destroy();
       await stop(child);

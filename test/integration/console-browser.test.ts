@@ -253,7 +253,8 @@ describe('the console in a browser', () => {
     const environmentId = await row!.evaluate((element) =>
       element.getAttribute('data-environment'),
     );
-    await page.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true });
+    // Phone width without isMobile: switching isMobile reloads the page (Puppeteer's setViewport).
+    await page.setViewport({ width: 390, height: 844 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
       390,
     );

@@ -191,10 +191,7 @@ export class Controller {
     return controller;
   }
 
-  /**
-   * Brings back the environments listed in the state file: a running container is re-attached (its
-   * sandbox agent accepts a new connection); one that is gone is forgotten and its volumes removed.
-   */
+  /** Re-attaches what the state file lists; what is gone is forgotten (controller-restore.ts). */
   private async restore(): Promise<void> {
     // Shared state: the other replicas' environments are adopted when a request names them.
     if (this.state!.shared) return;

@@ -6,6 +6,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { reapOrphans } from '../../src/environments/reaper.js';
+import { createLogger } from '../../src/record/logger.js';
+import { DockerContainerClient } from '../../src/sandbox/docker-container-client.js';
+import { LABEL_STATE_FILE } from '../../src/sandbox/labels.js';
+import { redactUrl } from '../../src/state/postgres-state-store.js';
 import { startPostgres, type Postgres } from './postgres.js';
 
 export interface Replicas {
@@ -47,6 +52,20 @@ export async function startReplicas(key: string): Promise<Replicas> {
     },
     async stop() {
       for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+      await Promise.all(
+        children.map((child) =>
+          child.exitCode === null && child.signalCode === null
+            ? new Promise((done) => child.once('exit', done))
+            : undefined,
+        ),
+      );
+      // What the killed replicas left is only this database's to remove (docs/operations.md,
+      // Orphans): as its replicas would once it lists nothing.
+      const location = redactUrl(database.url);
+      await reapOrphans(
+        new DockerContainerClient(createLogger({ level: 'silent' })),
+        (labels) => labels[LABEL_STATE_FILE] === location,
+      );
       await database.stop();
     },
   };

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Hookbox } from '../../src/client/index.js';
+import { reapOrphans } from '../../src/environments/reaper.js';
 import { createLogger } from '../../src/record/logger.js';
 import { DockerContainerClient } from '../../src/sandbox/docker-container-client.js';
 import { LABEL_ENVIRONMENT } from '../../src/sandbox/labels.js';
@@ -23,16 +24,9 @@ const made: string[] = [];
 
 afterAll(async () => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-  // What the durable server left running on purpose, removed by its labels.
-  for (const id of made) {
-    const filter = [`${LABEL_ENVIRONMENT}=${id}`];
-    for (const container of await docker.listContainers(filter))
-      await docker.removeContainer(container.id).catch(() => {});
-    for (const volume of await docker.listVolumes(filter))
-      await docker.removeVolume(volume.name).catch(() => {});
-    for (const network of await docker.listNetworks(filter))
-      await docker.removeNetwork(network.id).catch(() => {});
-  }
+  // What the durable server left running on purpose, removed as orphans are: containers with their
+  // workspace disks, volumes, networks (docs/operations.md, Orphans).
+  await reapOrphans(docker, (labels) => made.includes(labels[LABEL_ENVIRONMENT] ?? ''));
 });
 
 async function freePort(): Promise<number> {

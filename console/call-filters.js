@@ -33,13 +33,16 @@ export function callMatches(call, { text, outcome, gate, tool }) {
     .some((value) => String(value).toLowerCase().includes(needle));
 }
 
-const distinct = (values) => [...new Set(values.filter(Boolean))].sort();
+/** Each value once, sorted, empty ones left out: the options of a filter. */
+export const distinct = (values) => [...new Set(values.filter(Boolean))].sort();
 
-export function CallFilters({ calls, filters, setFilters }) {
+/**
+ * The `<select>`s of a filter form over `filters`: `select(id, label, key, options)`, with "any"
+ * first (docs/console.md, "Pages"). Shared by the call and interaction filters.
+ */
+export function filterSelects(filters, setFilters) {
   const set = (key) => (event) => setFilters({ ...filters, [key]: event.currentTarget.value });
-  const tools = distinct(calls.map((call) => call.tool));
-  const gates = distinct(calls.flatMap((call) => (call.hooks ?? []).map((hook) => hook.group)));
-  const select = (id, label, key, options) =>
+  return (id, label, key, options) =>
     html`<label
       >${label}
       <select id=${id} value=${filters[key]} onChange=${set(key)}>
@@ -47,6 +50,13 @@ export function CallFilters({ calls, filters, setFilters }) {
         ${options.map((value) => html`<option key=${value} value=${value}>${value}</option>`)}
       </select></label
     >`;
+}
+
+export function CallFilters({ calls, filters, setFilters }) {
+  const set = (key) => (event) => setFilters({ ...filters, [key]: event.currentTarget.value });
+  const tools = distinct(calls.map((call) => call.tool));
+  const gates = distinct(calls.flatMap((call) => (call.hooks ?? []).map((hook) => hook.group)));
+  const select = filterSelects(filters, setFilters);
   return html`<form class="filters" role="search" onSubmit=${(event) => event.preventDefault()}>
     <label
       >Search

@@ -4,6 +4,7 @@
 import { useState } from 'preact/hooks';
 import { useApi } from './api.js';
 import { ago, Badge, Cell, html, shortId } from './format.js';
+import { distinct, filterSelects } from './call-filters.js';
 
 const NO_FILTERS = { text: '', status: '', outcome: '', gate: '', tool: '', tenant: '' };
 const STATUSES = ['in_progress', 'requires_action', 'completed', 'failed', 'cancelled'];
@@ -30,19 +31,10 @@ function matches(i, { text, status, outcome, gate, tool, tenant }) {
     .some((value) => String(value).toLowerCase().includes(needle));
 }
 
-const distinct = (values) => [...new Set(values.filter(Boolean))].sort();
-
 function Filters({ interactions, filters, setFilters }) {
   const set = (key) => (event) => setFilters({ ...filters, [key]: event.currentTarget.value });
   const tenants = distinct(interactions.map((i) => i.tenant));
-  const select = (id, label, key, options) =>
-    html`<label
-      >${label}
-      <select id=${id} value=${filters[key]} onChange=${set(key)}>
-        <option value="">any</option>
-        ${options.map((value) => html`<option key=${value} value=${value}>${value}</option>`)}
-      </select></label
-    >`;
+  const select = filterSelects(filters, setFilters);
   return html`<form class="filters" role="search" onSubmit=${(event) => event.preventDefault()}>
     <label
       >Search

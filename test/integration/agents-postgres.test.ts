@@ -51,7 +51,7 @@ function answerOf(request: ModelRequest): object {
 beforeAll(async () => {
   model = createServer((request, response) => {
     let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk));
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
     request.on('end', () => {
       const parsed = JSON.parse(body) as ModelRequest;
       seen.push(parsed);

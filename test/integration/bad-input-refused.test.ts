@@ -154,7 +154,7 @@ process.exit(code);`;
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const code = await new Promise<number>((done) => child.once('exit', (c) => done(c ?? -1)));
     expect(code).toBe(2);
     expect(stderr).toContain('629145600 bytes');

@@ -119,7 +119,7 @@ describe('the console and pending approvals', () => {
     await page.waitForFunction(
       (id) =>
         (
-          document.querySelector(`tr[data-environment="${id}"]`) as HTMLElement | null
+          document.querySelector<HTMLElement>(`tr[data-environment="${id}"]`)
         )?.innerText.includes('waiting'),
       {},
       paused.environment_id,

@@ -36,7 +36,7 @@ const servers: Server[] = [];
 async function listen(handler: (req: IncomingMessage, body: string) => string): Promise<number> {
   const made = createServer((req, res) => {
     let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk));
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => res.end(handler(req, body)));
   });
   made.listen(0, '127.0.0.1');

@@ -56,7 +56,7 @@ beforeAll(async () => {
   });
   tokenPort = await listen((req, res) => {
     let text = '';
-    req.on('data', (chunk: Buffer) => (text += chunk));
+    req.on('data', (chunk: Buffer) => (text += chunk.toString()));
     req.on('end', () => {
       trades.push(new URLSearchParams(text));
       if (tokenAnswer === 'garbage') return void res.end('<html>not a token</html>');

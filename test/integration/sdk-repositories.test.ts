@@ -92,14 +92,14 @@ describe('repository sources through the JavaScript SDK', () => {
     // notes.txt, README.md, src/main.py and git's own files.
     expect(Number(env.file_count)).toBeGreaterThan(3);
     const out = await shell(
-      env.id!,
+      env.id,
       'cat /workspace/hello/README.md; git -C /workspace/hello log --format=%H; cat /workspace/notes.txt',
     );
     expect(out).toBe(`# hello from git\n${commit}\nmine\n`);
     // git's smart protocol, answered by the server on loopback: only the proxy leads there.
     expect(git.requests.slice(seen)).toContain('GET /hello.git/info/refs?service=git-upload-pack');
-    expect((await ai.environments.get(env.id!)).sources).toHaveLength(2);
-    await ai.environments.delete(env.id!);
+    expect((await ai.environments.get(env.id)).sources).toHaveLength(2);
+    await ai.environments.delete(env.id);
   });
 
   it('gcs and skill_registry are a 400 naming the type', async () => {

@@ -72,3 +72,46 @@ export function scriptedRequest(
     environment: { type: 'remote', sources },
   };
 }
+
+/** The OpenAPI document (`GET /openapi.json`): the parts the tests look into. */
+export interface OpenApiDocument {
+  paths: Record<string, Record<string, unknown>>;
+  components: { schemas: Record<string, unknown> };
+}
+
+/**
+ * The API's answers as the tests read them (docs/contract.md; the SDKs' `model_dump()` prints the
+ * same shapes): the fields they look at. `Answer.json` is whatever came; a test says which it expects.
+ */
+export interface StepBody {
+  type: string;
+  call_id?: string;
+  blocked?: boolean;
+  is_error?: boolean;
+  result?: unknown;
+  structured_result?: { stdout?: string; [field: string]: unknown } | null;
+  hooks?: { type: string; outcome: string; [field: string]: unknown }[];
+}
+
+export interface InteractionBody {
+  id: string;
+  status: string;
+  environment_id: string;
+  steps: StepBody[];
+}
+
+export interface EnvironmentBody {
+  id: string;
+  environment_id: string;
+  status: string;
+  expires_at: string;
+  [field: string]: unknown;
+}
+
+export interface SnapshotBody {
+  snapshot_id: string;
+  size_bytes: number;
+  created: string;
+  expires_at: string;
+  [field: string]: unknown;
+}

@@ -160,7 +160,7 @@ describe('the console in a browser', () => {
       document.querySelector('.live')?.textContent?.includes('Live'),
     );
     expect(page.url()).not.toContain(KEY);
-    expect(await page.evaluate(() => Object.values(sessionStorage))).toEqual([KEY]);
+    expect(await page.evaluate(() => Object.values<string>(sessionStorage))).toEqual([KEY]);
     expect(await textOf('h1')).toBe('Environments');
   });
 

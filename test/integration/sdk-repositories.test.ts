@@ -12,7 +12,7 @@ import { Controller } from '../../src/environments/controller.js';
 import { createLogger } from '../../src/record/logger.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
 import { apiErrorOf } from './api-error.js';
-import { fetchJson } from './api-helpers.js';
+import { fetchJson, type InteractionBody } from './api-helpers.js';
 import { makeRepository, startGitServer, type GitServer } from './git-server.js';
 import { jsClient, runPython } from './sdk-helpers.js';
 import { resourcesOf } from './server-helpers.js';
@@ -67,10 +67,10 @@ async function shell(id: string, code: string): Promise<string> {
     input: [{ type: 'code_execution_call', id: 'c1', arguments: { code, language: 'bash' } }],
   });
   expect(ran.status, ran.text).toBe(200);
-  const result = (ran.json.steps as { type: string; result?: string }[]).find(
+  const result = (ran.json as InteractionBody).steps.find(
     (step) => step.type === 'code_execution_result',
   );
-  return result?.result ?? '';
+  return typeof result?.result === 'string' ? result.result : '';
 }
 
 describe('repository sources through the JavaScript SDK', () => {
@@ -121,7 +121,11 @@ describe('repository sources through the JavaScript SDK', () => {
 
 describe('repository sources through the Python SDK', () => {
   it('clones into the target it is given; the files API reads the cloned bytes', async () => {
-    const printed = await runPython(
+    const printed = await runPython<{
+      id: string;
+      sources: unknown[];
+      refused: [number, string];
+    }>(
       server,
       KEY,
       `
@@ -265,7 +269,7 @@ describe('bad repository sources: a 400 naming the field; nothing is left behind
     expect(clash.status, clash.text).toBe(400);
     expect(apiErrorOf(clash.json)).toMatchObject({
       field: 'sources[1].target',
-      message: expect.stringMatching(/overlaps "workspace\/app\/extra.txt"/),
+      message: expect.stringMatching(/overlaps "workspace\/app\/extra.txt"/) as string,
     });
   });
 

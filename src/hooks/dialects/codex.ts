@@ -45,7 +45,9 @@ export function toCodex(call: ToolCall): ForeignCall {
     case 'view_file': {
       const file = shellQuote(absolute(a.AbsolutePath));
       if (a.StartLine === undefined && a.EndLine === undefined) return bash(`cat -- ${file}`);
-      return bash(`sed -n '${Number(a.StartLine ?? 1)},${valueText(a.EndLine ?? '$')}p' -- ${file}`);
+      return bash(
+        `sed -n '${Number(a.StartLine ?? 1)},${valueText(a.EndLine ?? '$')}p' -- ${file}`,
+      );
     }
     case 'list_files':
     case 'list_dir':

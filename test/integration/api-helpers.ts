@@ -32,8 +32,8 @@ export function useServer(): () => RunningServer {
   return () => server!;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Answer = { status: number; json: any; text: string; type: string | null };
+/** An answer: its status, its body parsed as JSON (undefined if it is not JSON) and as text. */
+export type Answer = { status: number; json: unknown; text: string; type: string | null };
 
 export async function fetchJson(
   server: RunningServer,

@@ -1,6 +1,7 @@
 import type { CallOutcome } from '../controller/environment.js';
 import { hookLine, resultLines } from '../interactions/transcript.js';
 import { visibleLine } from '../interactions/visible-text.js';
+import { valueText } from '../tools/value-text.js';
 
 /** The `--json` shape of one call (docs/contract.md §10). */
 export function callJson(outcome: CallOutcome) {
@@ -53,7 +54,7 @@ export function callText(
     lines.push(...resultLines(options.outputShown ? rest : outcome.result));
     if (options.outputShown)
       lines.push(
-        `  (output shown above: ${String(stdout ?? '').length} characters of stdout, ${String(stderr ?? '').length} of stderr)`,
+        `  (output shown above: ${valueText(stdout ?? '').length} characters of stdout, ${valueText(stderr ?? '').length} of stderr)`,
       );
   }
   return lines.join('\n') + '\n';

@@ -379,7 +379,8 @@ async function readTar(archive: Uint8Array, folder: string): Promise<ArchiveEntr
           );
           next();
         } catch (error) {
-          reject(error);
+          // What the checks above throw (UserError) or Buffer.concat (RangeError): always an Error.
+          reject(error instanceof Error ? error : new Error(String(error)));
           unpack.destroy();
         }
       });

@@ -1,5 +1,6 @@
 import type { HookOutcomeRecord, Interaction, Step } from './schema.js';
 import { visibleBlock, visibleLine } from './visible-text.js';
+import { valueText } from '../tools/value-text.js';
 
 /** Indents a block of untrusted text, its control characters made visible (visible-text.ts). */
 function indent(text: string, prefix = '    '): string {
@@ -62,9 +63,9 @@ export function formatStep(step: Step): string {
     case 'code_execution_result':
     case 'function_result': {
       const shown = step.type === 'code_execution_result' ? step.structured_result : step.result;
-      if (step.blocked) lines.push(`  ✖ blocked: ${visibleLine(String(step.result))}`);
+      if (step.blocked) lines.push(`  ✖ blocked: ${visibleLine(valueText(step.result))}`);
       else if (shown === null || typeof shown === 'string')
-        lines.push(`  ✖ refused: ${visibleLine(String(step.result))}`);
+        lines.push(`  ✖ refused: ${visibleLine(valueText(step.result))}`);
       else lines.push(...resultLines(shown));
       lines.push(...step.hooks.map(hookLine));
       break;

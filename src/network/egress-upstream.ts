@@ -112,7 +112,7 @@ export async function openUpstream(
           socket.removeAllListeners('error');
           resolve(socket);
         });
-        socket.once('error', (error) => {
+        socket.once('error', (error: Error) => {
           clearTimeout(timer);
           socket.destroy();
           reject(error);

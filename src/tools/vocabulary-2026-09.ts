@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AgentRequestOf } from '../sandbox/protocol/index.js';
 import type { ToolDefinition, ToolRunSettings } from './tool-definition.js';
 import type { ToolResult } from './types.js';
+import { valueText } from './value-text.js';
 import {
   ANSWER_SLACK_MS,
   codeExecutionError,
@@ -325,7 +326,7 @@ const grepSearch = fileTool<{ SearchPath: string; Query: string; IsRegex?: boole
   answerTimeoutMs: (settings) => settings.timeoutMs + ANSWER_SLACK_MS,
   errorOf: (result) =>
     fileError(result) ??
-    (result.timed_out === true ? String(result.note ?? 'timed out') : undefined),
+    (result.timed_out === true ? valueText(result.note ?? 'timed out') : undefined),
 });
 
 /** The tools of the Gemini `antigravity-preview-09-2026` agent (docs/vocabularies.md). */

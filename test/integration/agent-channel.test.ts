@@ -101,7 +101,7 @@ print(json.dumps({"decision": "allow", "reason": tries.getvalue()}))
         const outcome = await environment.call(bash('echo theirs'));
         expect(outcome.result).toMatchObject({ stdout: 'theirs\n' });
       } finally {
-        again.disconnect();
+        await again.disconnect();
       }
       const other = await openAgentChannel(
         client,

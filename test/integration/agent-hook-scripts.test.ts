@@ -1,7 +1,7 @@
 import { chmodSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fetchJson, scriptedRequest, useServer } from './api-helpers.js';
+import { fetchJson, scriptedRequest, useServer, type InteractionBody } from './api-helpers.js';
 import { cli, sourcesDir } from './cli-helpers.js';
 
 /**
@@ -336,9 +336,9 @@ describe('published agent hook scripts, unchanged', () => {
       scriptedRequest(calls, sources),
     );
     expect(answer.status, answer.text).toBe(200);
-    const results = (
-      answer.json.steps as { type: string; blocked?: boolean; result?: unknown }[]
-    ).filter((step) => step.type.endsWith('_result'));
+    const results = (answer.json as InteractionBody).steps.filter((step) =>
+      step.type.endsWith('_result'),
+    );
     expect(results).toHaveLength(CASES.length);
     CASES.forEach((c, i) => {
       if (c.blockedBy) expect(results[i]).toMatchObject({ blocked: true, result: c.blockedBy[1] });

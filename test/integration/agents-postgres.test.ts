@@ -12,6 +12,7 @@ import type { RunningServer } from '../../src/server/index.js';
 import { freePort } from './postgres.js';
 import { startReplicas, type Replicas } from './replicas.js';
 import { jsClient, runPython, SECURITY_GATE_SOURCES } from './sdk-helpers.js';
+import type { StepBody } from './api-helpers.js';
 
 const KEY = 'agents-pg-test-key';
 const OTHER = 'agents-pg-other-key';
@@ -51,7 +52,7 @@ function answerOf(request: ModelRequest): object {
 beforeAll(async () => {
   model = createServer((request, response) => {
     let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk));
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
     request.on('end', () => {
       const parsed = JSON.parse(body) as ModelRequest;
       seen.push(parsed);
@@ -110,7 +111,7 @@ describe('agents with --state-url', () => {
 
     // …found and run through B with the Python SDK.
     seen.length = 0;
-    const printed = await runPython(
+    const printed = await runPython<{ steps: StepBody[] }>(
       at(portB),
       KEY,
       `
@@ -130,9 +131,7 @@ print(json.dumps({"base": got.base_agent, "ids": ids, "status": ran.status,
     expect(seen[0]!.messages[0]).toEqual({ role: 'system', content: INSTRUCTION });
     expect(seen[0]!.tools?.map((tool) => tool.function.name)).toContain('code_execution');
     // …and the call the model made met its base environment's gate.
-    const result = (printed.steps as { type: string; blocked?: boolean; result?: unknown }[]).find(
-      (step) => step.type === 'code_execution_result',
-    );
+    const result = printed.steps.find((step) => step.type === 'code_execution_result');
     expect(result).toMatchObject({
       blocked: true,
       result: 'Destructive command blocked by security gate.',

@@ -1,7 +1,13 @@
 // Real clients send `Content-Type: application/json` on every request: a GET or DELETE with that
 // header and no body is served, not refused as an empty JSON body.
 import { describe, expect, it } from 'vitest';
-import { fetchJson, scriptedRequest, useServer } from './api-helpers.js';
+import {
+  fetchJson,
+  scriptedRequest,
+  useServer,
+  type EnvironmentBody,
+  type InteractionBody,
+} from './api-helpers.js';
 import { apiErrorOf } from './api-error.js';
 
 const server = useServer();
@@ -17,16 +23,16 @@ describe('GET and DELETE with Content-Type: application/json and an empty body',
       ]),
     );
     expect(made.status, made.text).toBe(200);
-    const id = made.json.environment_id as string;
+    const id = (made.json as InteractionBody).environment_id;
     const json = { 'content-type': 'application/json' };
 
     const got = await fetchJson(server(), 'GET', `/v1beta/environments/${id}`, undefined, json);
     expect(got.status, got.text).toBe(200);
-    expect(got.json.environment_id).toBe(id);
+    expect((got.json as EnvironmentBody).environment_id).toBe(id);
     const interaction = await fetchJson(
       server(),
       'GET',
-      `/v1beta/interactions/${made.json.id}`,
+      `/v1beta/interactions/${(made.json as InteractionBody).id}`,
       undefined,
       json,
     );

@@ -32,8 +32,8 @@ export function useServer(): () => RunningServer {
   return () => server!;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Answer = { status: number; json: any; text: string; type: string | null };
+/** An answer: its status, its body parsed as JSON (undefined if it is not JSON) and as text. */
+export type Answer = { status: number; json: unknown; text: string; type: string | null };
 
 export async function fetchJson(
   server: RunningServer,
@@ -71,4 +71,47 @@ export function scriptedRequest(
     input: calls,
     environment: { type: 'remote', sources },
   };
+}
+
+/** The OpenAPI document (`GET /openapi.json`): the parts the tests look into. */
+export interface OpenApiDocument {
+  paths: Record<string, Record<string, unknown>>;
+  components: { schemas: Record<string, unknown> };
+}
+
+/**
+ * The API's answers as the tests read them (docs/contract.md; the SDKs' `model_dump()` prints the
+ * same shapes): the fields they look at. `Answer.json` is whatever came; a test says which it expects.
+ */
+export interface StepBody {
+  type: string;
+  call_id?: string;
+  blocked?: boolean;
+  is_error?: boolean;
+  result?: unknown;
+  structured_result?: { stdout?: string; [field: string]: unknown } | null;
+  hooks?: { type: string; outcome: string; [field: string]: unknown }[];
+}
+
+export interface InteractionBody {
+  id: string;
+  status: string;
+  environment_id: string;
+  steps: StepBody[];
+}
+
+export interface EnvironmentBody {
+  id: string;
+  environment_id: string;
+  status: string;
+  expires_at: string;
+  [field: string]: unknown;
+}
+
+export interface SnapshotBody {
+  snapshot_id: string;
+  size_bytes: number;
+  created: string;
+  expires_at: string;
+  [field: string]: unknown;
 }

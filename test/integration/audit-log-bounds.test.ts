@@ -64,7 +64,9 @@ describe('hookbox gc: audit log retention', () => {
     const recent = log('env_gonegonegonegone0002', 100, 2);
     const result = await cli('gc', '--json');
     expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout).auditLogs).toEqual(['env_gonegonegonegone0001']);
+    expect((JSON.parse(result.stdout) as { auditLogs: string[] }).auditLogs).toEqual([
+      'env_gonegonegonegone0001',
+    ]);
     expect(existsSync(old)).toBe(false);
     expect(existsSync(recent)).toBe(true);
   });

@@ -29,7 +29,7 @@ describe('bad input over HTTP: a 4xx in hookbox error shape', () => {
     );
     expect(answer.status, answer.text).toBe(400);
     expect(apiErrorOf(answer.json).code).toBe('invalid_hooks_config');
-    expect(answer.json.error.message).toContain('nested deeper than 64 levels');
+    expect(apiErrorOf(answer.json).message).toContain('nested deeper than 64 levels');
   });
 
   it('a deeply nested request body is refused naming the body', async () => {
@@ -53,7 +53,7 @@ describe('bad input over HTTP: a 4xx in hookbox error shape', () => {
       ),
     );
     expect(nul.status, nul.text).toBe(400);
-    expect(nul.json.error.message).toContain('arguments.code: must not contain NUL');
+    expect(apiErrorOf(nul.json).message).toContain('arguments.code: must not contain NUL');
     const surrogate = await fetchJson(
       server(),
       'POST',
@@ -61,8 +61,8 @@ describe('bad input over HTTP: a 4xx in hookbox error shape', () => {
       '{"agent":"scripted","input":[{"type":"tool_call","name":"view_file","arguments":{"AbsolutePath":"/workspace/\\ud800.txt"}}],"environment":"remote"}',
     );
     expect(surrogate.status, surrogate.text).toBe(400);
-    expect(surrogate.json.error.message).toContain('arguments.AbsolutePath');
-    expect(surrogate.json.error.message).toContain('lone UTF-16 surrogate');
+    expect(apiErrorOf(surrogate.json).message).toContain('arguments.AbsolutePath');
+    expect(apiErrorOf(surrogate.json).message).toContain('lone UTF-16 surrogate');
   });
 
   it('a lone surrogate in a text source is refused (binary files go as base64)', async () => {
@@ -74,7 +74,7 @@ describe('bad input over HTTP: a 4xx in hookbox error shape', () => {
     );
     expect(answer.status, answer.text).toBe(400);
     expect(apiErrorOf(answer.json).code).toBe('invalid_sources');
-    expect(answer.json.error.message).toContain('base64');
+    expect(apiErrorOf(answer.json).message).toContain('base64');
   });
 
   it('an over-long id is a 404 in hookbox error shape, not the framework own', async () => {
@@ -154,7 +154,7 @@ process.exit(code);`;
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const code = await new Promise<number>((done) => child.once('exit', (c) => done(c ?? -1)));
     expect(code).toBe(2);
     expect(stderr).toContain('629145600 bytes');

@@ -5,8 +5,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fetchJson, useServer } from './api-helpers.js';
-import { cli } from './cli-helpers.js';
+import { fetchJson, useServer, type OpenApiDocument } from './api-helpers.js';
+import { cli, type PrintedOutcome } from './cli-helpers.js';
 import { bash, useController, withEnvironment } from './helpers.js';
 
 // Every byte value, twice, and bytes that are not UTF-8 (a lone continuation, an overlong form).
@@ -83,7 +83,9 @@ describe('binary sources', () => {
     expect(answer.status, answer.text).toBe(200);
     expect(answer.text).toContain(SHA);
     const document = await fetchJson(server(), 'GET', '/openapi.json');
-    expect(JSON.stringify(document.json.components.schemas.InlineSource)).toContain('base64');
+    expect(
+      JSON.stringify((document.json as OpenApiDocument).components.schemas.InlineSource),
+    ).toContain('base64');
   });
 
   it('CLI: a binary file in --sources arrives byte-exact, text files stay text', async () => {
@@ -102,7 +104,7 @@ describe('binary sources', () => {
       '--json',
     );
     expect(ok.code, ok.stderr).toBe(0);
-    const stdout = JSON.parse(ok.stdout).result.stdout as string;
+    const stdout = (JSON.parse(ok.stdout) as PrintedOutcome).result?.stdout ?? '';
     expect(stdout).toContain(SHA);
     expect(stdout).toContain('héllo');
   });

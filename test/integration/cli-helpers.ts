@@ -46,3 +46,17 @@ export async function ownResources(): Promise<{ containers: number; volumes: num
 const EXAMPLE = join(process.cwd(), 'examples', 'security-gate', '.agents');
 export const GEMINI_HOOKS = readFileSync(join(EXAMPLE, 'hooks.json'), 'utf8');
 export const GEMINI_GATE = readFileSync(join(EXAMPLE, 'hooks-scripts', 'gate.py'), 'utf8');
+
+/** A call outcome as `hookbox call --json` prints it (docs/cli.md): the fields the tests read. */
+export interface PrintedOutcome {
+  environment_id: string;
+  blocked: boolean;
+  reason: string | null;
+  result: { stdout?: string; [field: string]: unknown } | null;
+  hooks: { outcome: string; [field: string]: unknown }[];
+}
+
+/** `hookbox test --junit`'s report as fast-xml-parser reads it (attributes unprefixed). */
+export interface JunitReport {
+  testsuites: { tests: string; failures: string; testsuite: { testcase: { name: string }[] } };
+}

@@ -3,7 +3,7 @@
 // prints valid objects (docs/gvisor.md, docs/kubernetes.md).
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { cli, sourcesDir } from './cli-helpers.js';
+import { cli, sourcesDir, type PrintedOutcome } from './cli-helpers.js';
 
 describe('--runtime', () => {
   it('hookbox call --runtime runsc runs the tool code under gVisor', async () => {
@@ -20,8 +20,8 @@ describe('--runtime', () => {
       '--json',
     );
     expect(result.code, result.stderr).toBe(0);
-    const outcome = JSON.parse(result.stdout);
-    expect(outcome.result.stdout).toBe('4.4.0\nx\n');
+    const outcome = JSON.parse(result.stdout) as PrintedOutcome;
+    expect(outcome.result?.stdout).toBe('4.4.0\nx\n');
   });
 
   it.each([['call'], ['test'], ['serve']])(
@@ -90,9 +90,11 @@ describe('hookbox k8s manifests', () => {
       'gvisor',
     );
     expect(result.code, result.stderr).toBe(0);
-    const objects = parseAllDocuments(result.stdout).map((doc) => doc.toJS());
+    const objects = parseAllDocuments(result.stdout).map(
+      (doc) => doc.toJS() as { kind: string; spec?: { replicas?: number } },
+    );
     expect(objects.map((o) => o.kind)).toContain('RuntimeClass');
-    expect(objects.find((o) => o.kind === 'Deployment').spec.replicas).toBe(3);
+    expect(objects.find((o) => o.kind === 'Deployment')?.spec?.replicas).toBe(3);
   });
 
   it('--replicas 0 is exit 2 naming the flag', async () => {

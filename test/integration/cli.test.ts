@@ -2,7 +2,14 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, GEMINI_GATE, GEMINI_HOOKS, ownResources, sourcesDir } from './cli-helpers.js';
+import {
+  cli,
+  GEMINI_GATE,
+  GEMINI_HOOKS,
+  ownResources,
+  sourcesDir,
+  type PrintedOutcome,
+} from './cli-helpers.js';
 
 const gemini = () =>
   sourcesDir({ '.agents/hooks.json': GEMINI_HOOKS, '.agents/hooks-scripts/gate.py': GEMINI_GATE });
@@ -20,7 +27,7 @@ describe('hookbox call with the Gemini hooks page security gate', () => {
       '--json',
     );
     expect(code).toBe(0);
-    const outcome = JSON.parse(stdout);
+    const outcome = JSON.parse(stdout) as PrintedOutcome;
     expect(outcome).toMatchObject({
       tool_call: {
         name: 'code_execution',
@@ -39,7 +46,7 @@ describe('hookbox call with the Gemini hooks page security gate', () => {
         outcome: 'deny',
         reason: 'Destructive command blocked by security gate.',
         exit_code: 0,
-        duration_ms: expect.any(Number),
+        duration_ms: expect.any(Number) as number,
       },
     ]);
   });
@@ -56,7 +63,7 @@ describe('hookbox call with the Gemini hooks page security gate', () => {
       '--json',
     );
     expect(code).toBe(0);
-    const outcome = JSON.parse(stdout);
+    const outcome = JSON.parse(stdout) as PrintedOutcome;
     expect(outcome.blocked).toBe(false);
     expect(outcome.reason).toBeNull();
     expect(outcome.result).toEqual({
@@ -66,7 +73,7 @@ describe('hookbox call with the Gemini hooks page security gate', () => {
       timed_out: false,
       truncated: false,
     });
-    expect(outcome.hooks[0].outcome).toBe('allow');
+    expect(outcome.hooks[0]?.outcome).toBe('allow');
   });
 
   it('--calls runs a batch in one environment and prints an array', async () => {
@@ -82,10 +89,10 @@ describe('hookbox call with the Gemini hooks page security gate', () => {
     );
     const { code, stdout } = await cli('call', '--sources', dir, '--calls', calls, '--json');
     expect(code).toBe(0);
-    const outcomes = JSON.parse(stdout);
-    expect(outcomes.map((o: { blocked: boolean }) => o.blocked)).toEqual([false, true, false]);
-    expect(outcomes[2].result.stdout).toBe('kept');
-    expect(new Set(outcomes.map((o: { environment_id: string }) => o.environment_id)).size).toBe(1);
+    const outcomes = JSON.parse(stdout) as PrintedOutcome[];
+    expect(outcomes.map((o) => o.blocked)).toEqual([false, true, false]);
+    expect(outcomes[2]?.result?.stdout).toBe('kept');
+    expect(new Set(outcomes.map((o) => o.environment_id)).size).toBe(1);
   });
 
   it('prints a readable transcript without --json', async () => {
@@ -316,9 +323,9 @@ describe('a runtime failure mid-batch', () => {
     const { code, stdout, stderr } = await running;
     expect(removed).toBe(true);
     expect(code).toBe(1);
-    const outcomes = JSON.parse(stdout);
+    const outcomes = JSON.parse(stdout) as PrintedOutcome[];
     expect(outcomes).toHaveLength(1);
-    expect(outcomes[0].result.stdout).toBe('first\n');
+    expect(outcomes[0]?.result?.stdout).toBe('first\n');
     expect(stderr).toMatch(/hookbox: failure: .*(removed|gone|stopped)/);
     expect(await ownResources()).toEqual({ containers: 0, volumes: 0 });
   });

@@ -118,9 +118,9 @@ describe('the console and pending approvals', () => {
     await page.select('#environment-outcome', 'waiting');
     await page.waitForFunction(
       (id) =>
-        (
-          document.querySelector(`tr[data-environment="${id}"]`) as HTMLElement | null
-        )?.innerText.includes('waiting'),
+        document
+          .querySelector<HTMLElement>(`tr[data-environment="${id}"]`)
+          ?.innerText.includes('waiting'),
       {},
       paused.environment_id,
     );

@@ -160,7 +160,7 @@ describe('the console in a browser', () => {
       document.querySelector('.live')?.textContent?.includes('Live'),
     );
     expect(page.url()).not.toContain(KEY);
-    expect(await page.evaluate(() => Object.values(sessionStorage))).toEqual([KEY]);
+    expect(await page.evaluate(() => Object.values<string>(sessionStorage))).toEqual([KEY]);
     expect(await textOf('h1')).toBe('Environments');
   });
 
@@ -225,10 +225,10 @@ describe('the console in a browser', () => {
     await page.locator('a[href="#/egress"]').click();
     // The page refetches on every live event, so the table may be swapped out between two reads.
     await page.waitForFunction(() =>
-      (document.querySelector('#main table') as HTMLElement | null)?.innerText.includes('refused'),
+      document.querySelector<HTMLElement>('#main table')?.innerText.includes('refused'),
     );
     const egress = await page.evaluate(
-      () => (document.querySelector('#main table') as HTMLElement | null)?.innerText ?? '',
+      () => document.querySelector<HTMLElement>('#main table')?.innerText ?? '',
     );
     expect(egress).toContain('elsewhere.hookbox.test');
     expect(egress).toContain('refused');

@@ -91,7 +91,7 @@ async function serve(port: number): Promise<ChildProcess> {
   );
   children.push(child);
   await new Promise<void>((done, fail) => {
-    createInterface({ input: child.stderr! }).on(
+    createInterface({ input: child.stderr }).on(
       'line',
       (line) => line.includes('listening on') && done(),
     );
@@ -312,7 +312,7 @@ describe('the console after hookbox serve restarts on the same state file', () =
       () => document.querySelector('.facts')?.textContent?.includes('Lost'),
       { timeout: 30_000 },
     );
-    const reason = await page.$eval('.facts dd.error', (e) => (e as HTMLElement).innerText);
+    const reason = await page.$eval('.facts dd.error', (e) => e.innerText);
     const answer = await api(`/v1beta/environments/${id}`, KEYS.bob);
     expect(answer.status).toBe('lost');
     expect(reason).toBe(answer.lost_reason);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { cli } from './cli-helpers.js';
+import { cli, type JunitReport } from './cli-helpers.js';
 
 // The shipped gates against their whole corpora (fixtures/), in real containers, with the gate-off
 // containment run of every destructive case: what `hookbox test fixtures/` does in CI.
@@ -19,7 +19,9 @@ describe('hookbox test fixtures/', () => {
     expect(code).toBe(0);
     const xml = readFileSync(junit, 'utf8');
     expect(XMLValidator.validate(xml)).toBe(true);
-    const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml);
+    const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(
+      xml,
+    ) as JunitReport;
     expect(Number(parsed.testsuites.tests)).toBeGreaterThan(600);
     expect(parsed.testsuites.failures).toBe('0');
     process.stderr.write(

@@ -12,6 +12,7 @@ import { codeCall, scripted } from '../unit/interactions/gemini-requests.js';
 import { bash, hooksJson, inline, rule, useController, withEnvironment } from './helpers.js';
 import { ownResources } from './cli-helpers.js';
 import { apiErrorOf } from './api-error.js';
+import type { InteractionBody } from './api-helpers.js';
 
 const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'silent' });
 
@@ -118,8 +119,8 @@ describe('environment.env over HTTP', () => {
         codeCall('printf %s "$GREETING"'),
       ),
     );
-    const interaction = await ok.json();
-    expect(interaction.steps.at(-1).structured_result).toMatchObject({ stdout: 'from http' });
+    const interaction = (await ok.json()) as InteractionBody;
+    expect(interaction.steps.at(-1)?.structured_result).toMatchObject({ stdout: 'from http' });
 
     const bad = await post(
       scripted(

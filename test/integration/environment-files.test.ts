@@ -17,6 +17,7 @@ import { DEFAULT_TENANT_QUOTAS } from '../../src/tenants/tenant.js';
 import { Hookbox, HookboxApiError } from '../../src/client/index.js';
 import { bash, hooksJson, inline, rule } from './helpers.js';
 import { apiErrorOf } from './api-error.js';
+import type { OpenApiDocument } from './api-helpers.js';
 
 const KEY = 'files-test-key';
 const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'silent' });
@@ -117,7 +118,7 @@ describe('files API over HTTP', () => {
     const bytes = Buffer.from([0, 1, 2, 255, 254, 10]);
     const created = await put('data/blob.bin', bytes);
     expect(created.status).toBe(200);
-    const change = await created.json();
+    const change: unknown = await created.json();
     expect(change).toMatchObject({ path: 'data/blob.bin', files: 1, bytes: 6 });
 
     const read = await fetch(`${base}/data/blob.bin`, { headers });
@@ -138,13 +139,13 @@ describe('files API over HTTP', () => {
   it('gives a folder as a JSON listing and deletes files', async () => {
     await put('list/a.txt', 'a');
     await put('list/sub/b.txt', 'bb');
-    const listing = await (await fetch(`${base}/list`, { headers })).json();
+    const listing: unknown = await (await fetch(`${base}/list`, { headers })).json();
     expect(listing).toEqual({
       path: '/workspace/list',
       type: 'directory',
       entries: [
         { name: 'a.txt', type: 'file', size: 1 },
-        { name: 'sub', type: 'directory', size: expect.any(Number) },
+        { name: 'sub', type: 'directory', size: expect.any(Number) as number },
       ],
     });
     const deleted = await fetch(`${base}/list/a.txt`, { method: 'DELETE', headers });
@@ -195,7 +196,7 @@ describe('files API over HTTP', () => {
     const hostile = await tarOf({ '../escape.txt': 'x' });
     const refused = await put('unpacked', hostile, '?format=tar&overwrite=true');
     expect(refused.status).toBe(400);
-    expect((await refused.json()).error.message).toContain('".." segments');
+    expect(apiErrorOf(await refused.json()).message).toContain('".." segments');
     const linked = await tarOf({}, (p) =>
       p.entry({ name: 'link', type: 'symlink', linkname: '/etc/passwd' }),
     );
@@ -256,13 +257,13 @@ describe('files API over HTTP', () => {
 
 describe('files API in the OpenAPI document', () => {
   it('lists every files route and method, and its references resolve', async () => {
-    const document = await (await fetch(`${server.url}/openapi.json`)).json();
-    expect(Object.keys(document.paths['/v1beta/environments/{id}/files/{path}'])).toEqual([
+    const document = (await (await fetch(`${server.url}/openapi.json`)).json()) as OpenApiDocument;
+    expect(Object.keys(document.paths['/v1beta/environments/{id}/files/{path}']!)).toEqual([
       'get',
       'put',
       'delete',
     ]);
-    expect(Object.keys(document.paths['/v1beta/environments/{id}/files'])).toEqual(['get', 'put']);
+    expect(Object.keys(document.paths['/v1beta/environments/{id}/files']!)).toEqual(['get', 'put']);
     const refs = [...JSON.stringify(document).matchAll(/"#\/components\/schemas\/([A-Za-z]+)"/g)];
     for (const [, name] of refs) expect(document.components.schemas, name).toHaveProperty(name!);
   });

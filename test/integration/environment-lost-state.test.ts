@@ -2,7 +2,7 @@
 // and why — not `idle`.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { fetchJson, useServer } from './api-helpers.js';
+import { fetchJson, useServer, type EnvironmentBody, type InteractionBody } from './api-helpers.js';
 
 const server = useServer();
 
@@ -14,7 +14,7 @@ describe('an environment whose container was killed from outside', () => {
       environment: 'remote',
     });
     expect(made.status, made.text).toBe(200);
-    const id = made.json.environment_id as string;
+    const id = (made.json as InteractionBody).environment_id;
     const before = await fetchJson(server(), 'GET', `/v1beta/environments/${id}`);
     expect(before.json).toMatchObject({ status: 'active', busy: false });
 
@@ -23,10 +23,10 @@ describe('an environment whose container was killed from outside', () => {
 
     const after = await fetchJson(server(), 'GET', `/v1beta/environments/${id}`);
     expect(after.status, after.text).toBe(200);
-    expect(after.json.status).toBe('lost');
-    expect(after.json.lost_reason).toMatch(/exited|gone/);
+    expect((after.json as EnvironmentBody).status).toBe('lost');
+    expect((after.json as EnvironmentBody).lost_reason).toMatch(/exited|gone/);
     const list = await fetchJson(server(), 'GET', '/v1beta/environments');
-    expect(list.json.environments).toContainEqual(
+    expect((list.json as { environments: EnvironmentBody[] }).environments).toContainEqual(
       expect.objectContaining({ environment_id: id, type: 'remote', status: 'lost' }),
     );
     // Deleting it still works and removes what is left.

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { cli } from './cli-helpers.js';
+import { cli, type JunitReport } from './cli-helpers.js';
 
 const seedGate = resolve('examples/security-gate');
 
@@ -49,9 +49,11 @@ describe('hookbox test', () => {
     expect(stderr).toMatch(/^\[3\/3\] 0 failed · pass seed-gate › .* · \d+s$/m);
     const xml = readFileSync(junit, 'utf8');
     expect(XMLValidator.validate(xml)).toBe(true);
-    const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml);
+    const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(
+      xml,
+    ) as JunitReport;
     expect(parsed.testsuites).toMatchObject({ tests: '3', failures: '0' });
-    expect(parsed.testsuites.testsuite.testcase.map((c: { name: string }) => c.name)).toEqual([
+    expect(parsed.testsuites.testsuite.testcase.map((c) => c.name)).toEqual([
       'blocks rm -rf',
       'blocks rm -rf [gate off: contained]',
       'echo passes and writes',
@@ -77,7 +79,9 @@ cases:
     expect(stdout).toContain('✖ workspace: missing.txt should exist but does not');
     const xml = readFileSync(junit, 'utf8');
     expect(XMLValidator.validate(xml)).toBe(true);
-    const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml);
+    const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(
+      xml,
+    ) as JunitReport;
     expect(parsed.testsuites.failures).toBe('2');
   });
 

@@ -1,7 +1,11 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { ImportReport } from '../../src/hooks/import/import-hooks.js';
 import { cli, sourcesDir } from './cli-helpers.js';
+
+/** The imported .agents/hooks.json: group → event → matcher groups of handlers (docs/hooks.md). */
+type HooksJson = Record<string, Record<string, { hooks: { command?: string }[] }[]>>;
 
 /**
  * `hookbox hooks import` of the three kinds of file (docs/dialects.md, "Import"), each then run
@@ -88,19 +92,19 @@ describe('hookbox hooks import', () => {
       '--json',
     );
     expect(imported.code).toBe(0);
-    const report = JSON.parse(imported.stdout);
+    const report = JSON.parse(imported.stdout) as ImportReport;
     expect(report).toMatchObject({
       format: 'claude-code-settings',
       dialect: 'claude-code',
       handlers: 1,
     });
-    expect(report.notCarried.map((item: { path: string }) => item.path)).toEqual([
+    expect(report.notCarried.map((item) => item.path)).toEqual([
       'hooks.PreToolUse[0].hooks[1].type',
       'hooks.PreToolUse[1].hooks[0].command',
       'hooks.Stop',
     ]);
-    const hooks = JSON.parse(readFileSync(join(out, '.agents/hooks.json'), 'utf8'));
-    expect(hooks['claude-code'].PreToolUse[0].hooks[0]).toEqual({
+    const hooks = JSON.parse(readFileSync(join(out, '.agents/hooks.json'), 'utf8')) as HooksJson;
+    expect(hooks['claude-code']?.PreToolUse?.[0]?.hooks[0]).toEqual({
       type: 'command',
       command: '/.agents/hooks-scripts/guard.sh',
       timeout: 10,
@@ -134,8 +138,8 @@ describe('hookbox hooks import', () => {
     expect(imported.code).toBe(0);
     expect(imported.stdout).toMatch(/claude-code-plugin .*group "no-curl", dialect claude-code/);
     expect(
-      JSON.parse(readFileSync(join(out, '.agents/hooks.json'), 'utf8'))['no-curl'].PreToolUse[0]
-        .hooks[0].command,
+      (JSON.parse(readFileSync(join(out, '.agents/hooks.json'), 'utf8')) as HooksJson)['no-curl']
+        ?.PreToolUse?.[0]?.hooks[0]?.command,
     ).toBe('node /.agents/hooks-scripts/guard.js');
     expect(await callJson(out, 'curl http://example.com')).toMatchObject({
       blocked: true,
@@ -169,14 +173,17 @@ describe('hookbox hooks import', () => {
       '--json',
     );
     expect(imported.code).toBe(0);
-    const report = JSON.parse(imported.stdout);
+    const report = JSON.parse(imported.stdout) as ImportReport;
     expect(report).toMatchObject({
       format: 'antigravity-cli',
       dialect: 'antigravity-cli',
       groups: ['no-shutdown'],
     });
     expect(report.notCarried).toEqual([
-      { path: 'no-shutdown.PreInvocation', what: expect.stringMatching(/no counterpart/) },
+      {
+        path: 'no-shutdown.PreInvocation',
+        what: expect.stringMatching(/no counterpart/) as string,
+      },
     ]);
     expect(existsSync(join(out, '.agents/hooks-scripts/agy_guard.py'))).toBe(true);
     expect(await callJson(out, 'shutdown now')).toMatchObject({

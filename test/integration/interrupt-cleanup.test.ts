@@ -30,7 +30,7 @@ async function interrupted(args: string[], signal: NodeJS.Signals, home: string)
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   for (let i = 0; i < 120; i++) {
     await new Promise((wait) => setTimeout(wait, 250));
     const [container] = byPid(child.pid!, 'ps');

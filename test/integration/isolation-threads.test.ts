@@ -3,6 +3,7 @@
 // reads `Z` in its main /proc entry, yet runs on: the per-call kill and the pause must see it.
 import { describe, expect, it } from 'vitest';
 import type { Environment } from '../../src/controller/environment.js';
+import { valueText } from '../../src/tools/value-text.js';
 import { bash, hooksJson, inline, rule, useController, withEnvironment } from './helpers.js';
 
 const controller = useController();
@@ -25,7 +26,7 @@ const START =
 
 async function beats(environment: Environment): Promise<number[]> {
   const outcome = await environment.call(bash('cat beats'));
-  return String(outcome.result?.stdout ?? '')
+  return valueText(outcome.result?.stdout ?? '')
     .trim()
     .split('\n')
     .map(Number);

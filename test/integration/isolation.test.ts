@@ -327,11 +327,11 @@ describe('tool code runs unprivileged, apart from hooks and the agent', () => {
       'id -u; id -g; id -G; grep -E "^(Uid|Gid|CapInh|CapPrm|CapEff|CapAmb|NoNewPrivs):" /proc/self/status; echo "$HOME $TMPDIR"',
     );
     const lines = result.stdout.split('\n');
-    const status = Object.fromEntries(lines.map((line) => line.split(/:\s+/)));
+    const status = Object.fromEntries(lines.map((line) => line.split(/:\s+/) as [string, string]));
     const ids = ['1000', '1000', '1000', '1000\t1000\t1000\t1000', '1000\t1000\t1000\t1000'];
     expect([...lines.slice(0, 3), status.Uid, status.Gid]).toEqual(ids);
     const caps = [status.CapInh, status.CapPrm, status.CapEff, status.CapAmb, status.NoNewPrivs];
-    expect(caps).toEqual([...Array(4).fill('0000000000000000'), '1']);
+    expect(caps).toEqual([...Array<string>(4).fill('0000000000000000'), '1']);
     expect(result.stdout.trim().split('\n').at(-1)).toMatch(
       /^\/workspace(\/\S*)? \/workspace\/\S+$/,
     );

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ContainerInspectInfo } from 'dockerode';
 import { describe, expect, it } from 'vitest';
 import { placeSources } from '../../src/config/sources.js';
 import { Controller } from '../../src/controller/controller.js';
@@ -32,25 +33,27 @@ describe('environment lifecycle', () => {
     expect(made.containers.split('\n')).toHaveLength(1);
     // /workspace is a volume, or (a root controller on the engine's host) a bind mount of the
     // environment's own disk (docs/security.md, "Workspace disk").
-    const mounts = JSON.parse(docker('inspect', '--format', '{{json .Mounts}}', made.containers));
-    const workspace = mounts.find(
-      (mount: { Destination: string }) => mount.Destination === '/workspace',
-    );
+    const mounts = JSON.parse(
+      docker('inspect', '--format', '{{json .Mounts}}', made.containers),
+    ) as ContainerInspectInfo['Mounts'];
+    const workspace = mounts.find((mount) => mount.Destination === '/workspace');
     const roles =
-      workspace.Type === 'bind' ? ['agents', 'state'] : ['agents', 'state', 'workspace'];
-    if (workspace.Type === 'bind') expect(workspace.Source).toContain(`/disks/${environment.id}/`);
+      workspace?.Type === 'bind' ? ['agents', 'state'] : ['agents', 'state', 'workspace'];
+    if (workspace?.Type === 'bind') expect(workspace.Source).toContain(`/disks/${environment.id}/`);
     expect(made.volumes.split('\n').sort()).toEqual(
       roles.map((role) => `hookbox-${environment.id}-${role}`),
     );
     const labels = JSON.parse(
       docker('inspect', '--format', '{{json .Config.Labels}}', made.containers),
-    );
+    ) as Record<string, string>;
     expect(labels).toMatchObject({
       'dev.hookbox.managed': 'true',
       'dev.hookbox.environment': environment.id,
       'dev.hookbox.role': 'sandbox',
     });
-    const host = JSON.parse(docker('inspect', '--format', '{{json .HostConfig}}', made.containers));
+    const host = JSON.parse(
+      docker('inspect', '--format', '{{json .HostConfig}}', made.containers),
+    ) as ContainerInspectInfo['HostConfig'];
     expect(host).toMatchObject({
       ReadonlyRootfs: true,
       CapDrop: ['ALL'],

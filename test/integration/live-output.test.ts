@@ -12,7 +12,7 @@ import { createLogger } from '../../src/record/logger.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
 import { scripted, codeCall } from '../unit/interactions/gemini-requests.js';
 import { bash, hooksJson, inline, rule, useController, withEnvironment } from './helpers.js';
-import { sourcesDir } from './cli-helpers.js';
+import { sourcesDir, type PrintedOutcome } from './cli-helpers.js';
 
 const LOOP = 'for i in 1 2 3; do echo $i; sleep 1; done';
 const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'silent' });
@@ -161,6 +161,6 @@ describe('live output over HTTP and in the CLI', () => {
         isTty: false,
       },
     );
-    expect(JSON.parse(json).result.stdout).toBe('1\n');
+    expect((JSON.parse(json) as PrintedOutcome).result?.stdout).toBe('1\n');
   });
 });

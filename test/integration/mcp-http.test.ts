@@ -13,6 +13,7 @@ import { createLogger } from '../../src/record/logger.js';
 import { tenantOfPlainKey } from '../../src/tenants/keys.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
 import { apiErrorOf } from './api-error.js';
+import { rejectionOf } from './rejection.js';
 import {
   connectClient,
   environmentOf,
@@ -115,8 +116,10 @@ describe('MCP over Streamable HTTP', () => {
     );
     expect(textOf(after)).toContain('stopped');
 
-    const unknown = await client.callTool({ name: 'read_file', arguments: {} }).catch((e) => e);
-    expect(unknown).toBeInstanceOf(McpError);
+    const unknown = await rejectionOf(
+      client.callTool({ name: 'read_file', arguments: {} }),
+      McpError,
+    );
     expect(unknown.code).toBe(ErrorCode.InvalidParams);
     expect(unknown.message).toContain('in 2026-09 use view_file');
 
@@ -145,11 +148,11 @@ describe('MCP over Streamable HTTP', () => {
     expect(environmentOf(result)).toBe(id);
 
     // Tenant B: neither the environment nor tenant A's session exists for it.
-    const stranger = await connectClient(
-      transportTo(`/v1beta/environments/${id}/mcp`, KEY_B),
-    ).catch((e) => e);
-    expect(stranger).toBeInstanceOf(StreamableHTTPError);
-    expect((stranger as StreamableHTTPError).code).toBe(404);
+    const stranger = await rejectionOf(
+      connectClient(transportTo(`/v1beta/environments/${id}/mcp`, KEY_B)),
+      StreamableHTTPError,
+    );
+    expect(stranger.code).toBe(404);
     const hijack = await fetch(`${server.url}/v1beta/environments/${id}/mcp`, {
       method: 'POST',
       headers: {

@@ -10,6 +10,7 @@ import { createLogger } from '../../src/record/logger.js';
 import { DockerContainerClient } from '../../src/backends/docker/docker-container-client.js';
 import { LABEL_CONTROLLER_PID, LABEL_MANAGED } from '../../src/sandbox/labels.js';
 import { sourcesDir } from './cli-helpers.js';
+import { rejectionOf } from './rejection.js';
 import {
   connectClient,
   environmentOf,
@@ -93,12 +94,12 @@ describe('hookbox mcp (stdio)', () => {
       {
         status: 'approved',
         interaction_id: null,
-        decided_by: expect.stringContaining('hookbox-test-client'),
+        decided_by: expect.stringContaining('hookbox-test-client') as string,
       },
       {
         status: 'denied',
         reason: 'not today',
-        decided_by: expect.stringContaining('hookbox-test-client'),
+        decided_by: expect.stringContaining('hookbox-test-client') as string,
       },
     ]);
   });
@@ -144,15 +145,17 @@ describe('hookbox mcp (stdio)', () => {
   });
 
   it('answers bad input with MCP errors and keeps serving', async () => {
-    const unknown = await client.callTool({ name: 'no_such_tool', arguments: {} }).catch((e) => e);
-    expect(unknown).toBeInstanceOf(McpError);
+    const unknown = await rejectionOf(
+      client.callTool({ name: 'no_such_tool', arguments: {} }),
+      McpError,
+    );
     expect(unknown.code).toBe(ErrorCode.InvalidParams);
     expect(unknown.message).toContain('unknown tool "no_such_tool"');
 
-    const mistyped = await client
-      .callTool({ name: 'code_execution', arguments: { code: 42 } })
-      .catch((e) => e);
-    expect(mistyped).toBeInstanceOf(McpError);
+    const mistyped = await rejectionOf(
+      client.callTool({ name: 'code_execution', arguments: { code: 42 } }),
+      McpError,
+    );
     expect(mistyped.code).toBe(ErrorCode.InvalidParams);
     expect(mistyped.message).toContain('code');
 

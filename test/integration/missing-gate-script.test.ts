@@ -33,7 +33,7 @@ describe('hooks.json naming a missing script', () => {
     ).rejects.toMatchObject({
       code: 'invalid_hooks_config',
       details: { field: 'gate.pre_tool_execution[0].hooks[0].command' },
-      message: expect.stringContaining('/.agents/hooks-scripts/missing.py'),
+      message: expect.stringContaining('/.agents/hooks-scripts/missing.py') as string,
     });
     expect(await ownResources()).toEqual(before);
   });
@@ -76,6 +76,6 @@ describe('hooks.json naming a missing script', () => {
     });
     expect(answer.status, answer.text).toBe(400);
     expect(apiErrorOf(answer.json).code).toBe('invalid_hooks_config');
-    expect(answer.json.error.message).toContain('/.agents/gone.sh');
+    expect(apiErrorOf(answer.json).message).toContain('/.agents/gone.sh');
   });
 });

@@ -54,7 +54,7 @@ export let controller: Controller;
 /** The test's "internet": answers by path, and remembers what it got. */
 function telemetry(req: IncomingMessage, res: ServerResponse): void {
   let text = '';
-  req.on('data', (chunk: Buffer) => (text += chunk));
+  req.on('data', (chunk: Buffer) => (text += chunk.toString()));
   req.on('end', () => {
     let body: unknown = text;
     try {

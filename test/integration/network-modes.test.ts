@@ -17,6 +17,7 @@ import { startServer, type RunningServer } from '../../src/server/index.js';
 import { keyDigest } from '../../src/tenants/keys.js';
 import { DEFAULT_TENANT_QUOTAS } from '../../src/tenants/tenant.js';
 import { apiErrorOf } from './api-error.js';
+import { rejectionOf } from './rejection.js';
 
 const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'silent' });
 const KEY = 'network-modes-key';
@@ -148,9 +149,10 @@ describe('PATCH …/network', () => {
     } finally {
       await offline.delete();
     }
-    const missing = await client.environments.network
-      .get('env_aaaaaaaaaaaaaaaaaaaa')
-      .catch((e) => e);
-    expect((missing as HookboxApiError).status).toBe(404);
+    const missing = await rejectionOf(
+      client.environments.network.get('env_aaaaaaaaaaaaaaaaaaaa'),
+      HookboxApiError,
+    );
+    expect(missing.status).toBe(404);
   });
 });

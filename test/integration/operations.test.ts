@@ -2,11 +2,19 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ContainerInspectInfo } from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Controller } from '../../src/controller/controller.js';
 import { SystemError } from '../../src/errors/index.js';
 import { createLogger } from '../../src/record/logger.js';
 import { hooksJson, inline, rule, useController } from './helpers.js';
+
+/** `docker inspect`'s HostConfig; @types/dockerode leaves these lists untyped (`any`). */
+type HostConfig = Omit<ContainerInspectInfo['HostConfig'], 'CapAdd' | 'CapDrop' | 'SecurityOpt'> & {
+  CapAdd: string[] | null;
+  CapDrop: string[] | null;
+  SecurityOpt: string[] | null;
+};
 
 const docker = (...args: string[]) => execFileSync('docker', args).toString().trim();
 const gate = hooksJson({
@@ -44,9 +52,15 @@ describe('the warm pool', () => {
       sandbox: { memoryMb: 1024 },
     });
     const config = (id: string) => {
-      const host = JSON.parse(docker('inspect', '--format', '{{json .HostConfig}}', id));
-      const mounts = JSON.parse(docker('inspect', '--format', '{{json .Mounts}}', id))
-        .map((m: { Destination: string; RW: boolean }) => [m.Destination, m.RW])
+      const host = JSON.parse(
+        docker('inspect', '--format', '{{json .HostConfig}}', id),
+      ) as HostConfig;
+      const mounts = (
+        JSON.parse(
+          docker('inspect', '--format', '{{json .Mounts}}', id),
+        ) as ContainerInspectInfo['Mounts']
+      )
+        .map((m) => [m.Destination, m.RW])
         .sort();
       return {
         ReadonlyRootfs: host.ReadonlyRootfs,

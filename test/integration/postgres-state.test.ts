@@ -90,7 +90,7 @@ describe('PostgreSQL state', () => {
       // int_1's body is no interaction: left out of the list, not fatal to it.
       expect(await new SharedInteractionStore(b).recent(5)).toEqual([
         {
-          interaction: expect.objectContaining({ id: 'int_2', output_text: 'kept' }),
+          interaction: expect.objectContaining({ id: 'int_2', output_text: 'kept' }) as object,
           tenant: 'tenant-b',
         },
       ]);

@@ -47,7 +47,7 @@ describe('redact-secrets on a failed call', () => {
       exit_code: 3,
       stdout: 'key [redacted]\n',
       stderr: 'err [redacted]\n',
-      error: expect.stringContaining('err [redacted]'),
+      error: expect.stringContaining('err [redacted]') as string,
     });
     expect(outcome.result?.stdout).toContain(KEY);
     expect(outcome.hooks.some((hook) => hook.handler === 'redact-secrets')).toBe(true);

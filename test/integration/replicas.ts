@@ -56,7 +56,7 @@ export async function startReplicas(key: string): Promise<Replicas> {
         children.map((child) =>
           child.exitCode === null && child.signalCode === null
             ? new Promise((done) => child.once('exit', done))
-            : undefined,
+            : Promise.resolve(),
         ),
       );
       // What the killed replicas left is only this database's to remove (docs/operations.md,

@@ -116,7 +116,7 @@ describe('agents through the JavaScript SDK', () => {
 
 describe('agents through the Python SDK', () => {
   it('create → get → list → an interaction behind its gates → delete', async () => {
-    const printed = await runPython(
+    const printed = await runPython<{ listed: string[]; steps: Step[] }>(
       server,
       KEY,
       `
@@ -137,9 +137,7 @@ print(json.dumps({"made": made.id, "base": got.base_agent, "listed": [a.id for a
     );
     expect(printed).toMatchObject({ made: 'gated-py', base: 'scripted', after: [] });
     expect(printed.listed).toContain('gated-py');
-    const results = (printed.steps as Step[]).filter(
-      (step) => step.type === 'code_execution_result',
-    );
+    const results = printed.steps.filter((step) => step.type === 'code_execution_result');
     expect(results[0]).toMatchObject({ result: 'Destructive command blocked by security gate.' });
     expect(results[1]).toMatchObject({ result: 'py ok\n' });
   });

@@ -36,7 +36,7 @@ const servers: Server[] = [];
 async function listen(handler: (req: IncomingMessage, body: string) => string): Promise<number> {
   const made = createServer((req, res) => {
     let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk));
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => res.end(handler(req, body)));
   });
   made.listen(0, '127.0.0.1');
@@ -126,24 +126,30 @@ const call = (method: string, path: string, body?: object) =>
 
 describe('credentials through the Python SDK', () => {
   it('the three types: create, get, list a page at a time, update with update_mask, an oauth2 token on the wire, delete', async () => {
-    const answer = await runPython(server, KEY, SCRIPT, {
+    const answer = await runPython<{
+      made: { type: string }[];
+      got: { id: string; status: string }[];
+      pages: string[][];
+      updated: Record<string, unknown>[];
+      environment: string;
+    }>(server, KEY, SCRIPT, {
       ...SECRETS,
       TOKEN_URL: `http://127.0.0.1:${tokenPort}/token`,
     });
     const text = JSON.stringify(answer);
     for (const secret of Object.values(SECRETS)) expect(text).not.toContain(secret);
-    expect(answer.made.map((c: { type: string }) => c.type)).toEqual([
+    expect(answer.made.map((c) => c.type)).toEqual([
       'environment_variable',
       'bearer_token',
       'oauth2',
     ]);
-    expect(answer.got.map((c: { id: string; status: string }) => [c.id, c.status])).toEqual([
+    expect(answer.got.map((c) => [c.id, c.status])).toEqual([
       ['py-env', 'active'],
       ['py-bearer', 'active'],
       ['py-oauth', 'active'],
     ]);
     expect(answer.pages).toEqual([['py-bearer', 'py-env'], ['py-oauth']]);
-    expect(answer.updated[0].trusted_domains).toEqual(['api.hookbox.test', 'other.test']);
+    expect(answer.updated[0]?.trusted_domains).toEqual(['api.hookbox.test', 'other.test']);
     expect(answer.updated[1]).toMatchObject({ header_name: 'X-Api-Key', prefix: 'Key' });
     expect(answer.updated[2]).toMatchObject({ client_id: 'py-client', scopes: ['read', 'write'] });
     expect(trades).toBe(1);

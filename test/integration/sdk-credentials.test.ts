@@ -15,7 +15,7 @@ import { Controller } from '../../src/controller/controller.js';
 import { createLogger } from '../../src/record/logger.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
 import { apiErrorOf } from './api-error.js';
-import { fetchJson } from './api-helpers.js';
+import { fetchJson, type EnvironmentBody } from './api-helpers.js';
 import { jsClient, runPython } from './sdk-helpers.js';
 
 const ALICE = 'sdk-cred-alice-key';
@@ -56,7 +56,7 @@ beforeAll(async () => {
   });
   tokenPort = await listen((req, res) => {
     let text = '';
-    req.on('data', (chunk: Buffer) => (text += chunk));
+    req.on('data', (chunk: Buffer) => (text += chunk.toString()));
     req.on('end', () => {
       trades.push(new URLSearchParams(text));
       if (tokenAnswer === 'garbage') return void res.end('<html>not a token</html>');
@@ -169,13 +169,15 @@ describe('credentials through the JavaScript SDK', () => {
 
     await ai.credentials.delete('search-key');
     expect((await call('GET', '/v1beta/credentials/search-key')).status).toBe(404);
-    expect((await call('GET', '/v1beta/credentials/github')).json.prefix).toBe('Token');
+    expect(
+      ((await call('GET', '/v1beta/credentials/github')).json as { prefix: string }).prefix,
+    ).toBe('Token');
   });
 });
 
 describe('credentials through the Python SDK', () => {
   it('create, get, list, update, delete', async () => {
-    const answer = await runPython(
+    const answer = await runPython<{ ids: string[]; left: string[] }>(
       server,
       ALICE,
       `
@@ -221,7 +223,7 @@ describe('on the wire', () => {
       input: [
         { type: 'code_execution_call', arguments: { code: code('/bearer'), language: 'bash' } },
       ],
-      environment: made.json.id,
+      environment: (made.json as EnvironmentBody).id,
     });
     expect(first.status, first.text).toBe(200);
     expect(first.text).toMatch(/SEEN=hookbox-credential-[0-9a-f]{32}/);
@@ -260,7 +262,7 @@ describe('on the wire', () => {
             },
           },
         ],
-        environment: oauthEnv.json.id,
+        environment: (oauthEnv.json as EnvironmentBody).id,
       });
     // The request carries the latest token traded (however slow the machine, a token is used
     // for at most 3 s); 3.5 s later that one is due, so the proxy must trade again.
@@ -282,12 +284,13 @@ describe('on the wire', () => {
       expect(answer.text).not.toMatch(/access-\d/);
       expectNoSecret(answer.json);
     }
-    for (const id of [made.json.id, oauthEnv.json.id])
+    for (const id of [(made.json as EnvironmentBody).id, (oauthEnv.json as EnvironmentBody).id])
       await call('DELETE', `/v1beta/environments/${id}`);
   });
 
   it('a token endpoint that answers garbage, or is not allowlisted, is a 400 naming the entry; nothing is made', async () => {
-    const before = (await call('GET', '/v1beta/environments')).json.environments.length;
+    const before = ((await call('GET', '/v1beta/environments')).json as { environments: unknown[] })
+      .environments.length;
     tokenAnswer = 'garbage';
     try {
       const garbage = await call('POST', '/v1beta/environments', {
@@ -301,7 +304,7 @@ describe('on the wire', () => {
       expect(garbage.status, garbage.text).toBe(400);
       expect(apiErrorOf(garbage.json)).toMatchObject({
         field: 'network.allowlist[0].credential',
-        message: expect.stringMatching(/not JSON/),
+        message: expect.stringMatching(/not JSON/) as string,
       });
     } finally {
       tokenAnswer = 'ok';
@@ -313,7 +316,10 @@ describe('on the wire', () => {
     expect(apiErrorOf(unlisted.json).message).toMatch(
       /token_url host "127.0.0.1" is not in the allowlist/,
     );
-    expect((await call('GET', '/v1beta/environments')).json.environments.length).toBe(before);
+    expect(
+      ((await call('GET', '/v1beta/environments')).json as { environments: unknown[] }).environments
+        .length,
+    ).toBe(before);
   });
 });
 

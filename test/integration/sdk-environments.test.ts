@@ -6,7 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer } from '../../src/server/index.js';
 import { codeCall } from '../unit/interactions/gemini-requests.js';
 import { apiErrorOf } from './api-error.js';
-import { fetchJson, startTestServer } from './api-helpers.js';
+import {
+  fetchJson,
+  startTestServer,
+  type EnvironmentBody,
+  type InteractionBody,
+} from './api-helpers.js';
 import { jsClient, runPython } from './sdk-helpers.js';
 
 const KEY = 'sdk-env-key';
@@ -69,10 +74,11 @@ describe('environments through the JavaScript SDK', () => {
       environment: made.id,
     });
     expect(ran.status, ran.text).toBe(200);
-    expect(
-      ran.json.steps.find((step: { type: string }) => step.type === 'code_execution_result'),
-    ).toMatchObject({ result: expect.anything() });
-    expect(JSON.stringify(ran.json.steps)).toContain('hi there/v');
+    const steps = (ran.json as InteractionBody).steps;
+    expect(steps.find((step) => step.type === 'code_execution_result')).toMatchObject({
+      result: expect.anything() as unknown,
+    });
+    expect(JSON.stringify(steps)).toContain('hi there/v');
 
     const fork = await ai.environments.create({ from_environment: `environments/${made.id}` });
     expect(fork.id).not.toBe(made.id);
@@ -99,7 +105,12 @@ describe('environments through the JavaScript SDK', () => {
 
 describe('environments through the Python SDK', () => {
   it('create three, list them a page at a time, get one, delete them', async () => {
-    const answer = await runPython(
+    const answer = await runPython<{
+      pages: string[][];
+      ids: string[];
+      got: unknown;
+      gone: unknown;
+    }>(
       server,
       KEY,
       `
@@ -125,7 +136,7 @@ print(json.dumps({"ids": ids, "pages": pages, "got": {"id": got.id, "status": go
     );
     expect(answer.pages.flat().sort()).toEqual([...answer.ids].sort());
     expect(answer.pages.length).toBeGreaterThanOrEqual(2);
-    expect(answer.pages.every((page: string[]) => page.length <= 2)).toBe(true);
+    expect(answer.pages.every((page) => page.length <= 2)).toBe(true);
     expect(answer.got).toEqual({
       id: answer.ids[1],
       status: 'active',
@@ -138,7 +149,14 @@ print(json.dumps({"ids": ids, "pages": pages, "got": {"id": got.id, "status": go
 
 describe('environments through the Python SDK: base64 sources, network, env, a fork', () => {
   it('the fork has the bytes, the network and the variables of its parent', async () => {
-    const answer = await runPython(
+    const answer = await runPython<{
+      sources: unknown;
+      network: unknown;
+      fork_network: unknown;
+      bytes: string;
+      fork: string;
+      made: string;
+    }>(
       server,
       KEY,
       `
@@ -166,7 +184,7 @@ print(json.dumps({"made": made.id, "fork": fork.id, "network": shown(made.networ
       environment: answer.fork,
     });
     expect(ran.status, ran.text).toBe(200);
-    expect(JSON.stringify(ran.json.steps)).toContain('[from python]');
+    expect(JSON.stringify((ran.json as InteractionBody).steps)).toContain('[from python]');
     for (const id of [answer.fork, answer.made])
       expect((await call('DELETE', `/v1beta/environments/${id}`)).status).toBe(200);
   });
@@ -196,13 +214,17 @@ describe('bad input', () => {
     ],
     [{ colour: 'red' }, 'colour', /unknown key/],
   ])('%j is a 400 naming %s', async (body, field, message) => {
-    const before = (await call('GET', '/v1beta/environments')).json.environments.length;
+    const before = ((await call('GET', '/v1beta/environments')).json as { environments: unknown[] })
+      .environments.length;
     const answer = await call('POST', '/v1beta/environments', body);
     const error = apiErrorOf(answer.json);
     expect(answer.status, answer.text).toBe(400);
     expect(error.field).toBe(field);
     expect(error.message).toMatch(message);
-    expect((await call('GET', '/v1beta/environments')).json.environments.length).toBe(before);
+    expect(
+      ((await call('GET', '/v1beta/environments')).json as { environments: unknown[] }).environments
+        .length,
+    ).toBe(before);
   });
 
   it('a bad page_size or page_token is a 400 naming it', async () => {
@@ -224,13 +246,13 @@ describe('bad input', () => {
     const answer = await call(
       'POST',
       '/v1beta/environments',
-      { from_environment: mine.json.id },
+      { from_environment: (mine.json as EnvironmentBody).id },
       OTHER,
     );
     expect(answer.status, answer.text).toBe(404);
     expect(
       (await call('POST', '/v1beta/environments', { from_environment: 'env_nothere' })).status,
     ).toBe(404);
-    await call('DELETE', `/v1beta/environments/${mine.json.id}`);
+    await call('DELETE', `/v1beta/environments/${(mine.json as EnvironmentBody).id}`);
   });
 });

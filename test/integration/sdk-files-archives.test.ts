@@ -10,7 +10,7 @@ import { pack } from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer } from '../../src/server/index.js';
 import { apiErrorOf } from './api-error.js';
-import { fetchJson, startTestServer } from './api-helpers.js';
+import { fetchJson, startTestServer, type EnvironmentBody } from './api-helpers.js';
 import { jsClient } from './sdk-helpers.js';
 
 const KEY = 'sdk-archives-key';
@@ -28,7 +28,7 @@ beforeAll(async () => {
     },
     { 'x-goog-api-key': KEY },
   );
-  environmentId = made.json.id;
+  environmentId = (made.json as EnvironmentBody).id;
 });
 afterAll(async () => {
   await server?.close();
@@ -147,7 +147,8 @@ async function workspaceState(): Promise<{ paths: string[]; keep: string }> {
     undefined,
     { 'x-goog-api-key': KEY },
   );
-  return { paths: listed.json.files.map((file: { path: string }) => file.path), keep: keep.text };
+  const { files } = listed.json as { files: { path: string }[] };
+  return { paths: files.map((file) => file.path), keep: keep.text };
 }
 
 describe('extract through the JavaScript SDK', () => {
@@ -261,7 +262,7 @@ describe('archives that escape their folder, or are not what they claim', () => 
       // With overwrite, a good member would replace keep.txt if anything were written.
       const bytes = await make();
       const answer = await upload('safe', bytes, 'extract=true&overwrite=true');
-      const body = await answer.json();
+      const body: unknown = await answer.json();
       expect(answer.status, JSON.stringify(body)).toBe(status);
       // The upload is over (the Python SDK sends a chunk again until an answer says so).
       expect(answer.headers.get('x-goog-upload-status')).toBe('final');

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer } from '../../src/server/index.js';
-import { fetchJson, startTestServer } from './api-helpers.js';
+import { fetchJson, startTestServer, type EnvironmentBody } from './api-helpers.js';
 import { runPython } from './sdk-helpers.js';
 
 const KEY = 'sdk-files-py-key';
@@ -25,7 +25,7 @@ beforeAll(async () => {
     {},
     { 'x-goog-api-key': KEY },
   );
-  environmentId = made.json.id;
+  environmentId = (made.json as EnvironmentBody).id;
 });
 afterAll(async () => {
   await server?.close();
@@ -84,7 +84,15 @@ describe('files through the Python SDK', () => {
     const big = randomBytes(9 * 1024 * 1024);
     writeFileSync(join(folder, 'big.bin'), big);
     const started = Date.now();
-    const answer = await runPython(server, KEY, SCRIPT, {
+    const answer = await runPython<{
+      uploaded: number[];
+      same: string;
+      refused: number;
+      small: string;
+      blob: string;
+      pages: number;
+      entries: { path: string; type: string; created: string; modified: string }[];
+    }>(server, KEY, SCRIPT, {
       ENV_ID: environmentId,
       BIG: join(folder, 'big.bin'),
     });
@@ -98,9 +106,7 @@ describe('files through the Python SDK', () => {
     );
     expect(answer.blob).toBe(createHash('sha256').update(blob).digest('hex'));
     expect(answer.pages).toBe(3);
-    expect(
-      answer.entries.map((entry: { path: string; type: string }) => [entry.path, entry.type]),
-    ).toEqual([
+    expect(answer.entries.map((entry) => [entry.path, entry.type])).toEqual([
       ['workspace/proj/README.md', 'file'],
       ['workspace/proj/lib', 'directory'],
       ['workspace/proj/lib/blob.bin', 'file'],
@@ -108,14 +114,14 @@ describe('files through the Python SDK', () => {
       ['workspace/proj/src', 'directory'],
       ['workspace/proj/src/app.py', 'file'],
     ]);
-    for (const entry of answer.entries as { created: string; modified: string }[]) {
+    for (const entry of answer.entries) {
       for (const time of [entry.created, entry.modified]) {
         expect(time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/);
         expect(Math.abs(Date.parse(time) - started)).toBeLessThan(10 * 60_000);
       }
     }
 
-    const stranger = await runPython(
+    const stranger = await runPython<unknown>(
       server,
       OTHER,
       `

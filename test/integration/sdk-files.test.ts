@@ -8,7 +8,7 @@ import { pack } from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer } from '../../src/server/index.js';
 import { apiErrorOf } from './api-error.js';
-import { fetchJson, startTestServer } from './api-helpers.js';
+import { fetchJson, startTestServer, type EnvironmentBody } from './api-helpers.js';
 import { jsClient } from './sdk-helpers.js';
 
 const KEY = 'sdk-files-key';
@@ -25,7 +25,7 @@ beforeAll(async () => {
     {},
     { 'x-goog-api-key': KEY },
   );
-  environmentId = made.json.id;
+  environmentId = (made.json as EnvironmentBody).id;
 });
 afterAll(async () => {
   await server?.close();
@@ -44,11 +44,11 @@ describe('files through the JavaScript SDK', () => {
   it('uploads 9 MiB in two chunks, lists, downloads the same bytes, refuses an overwrite, extracts a tar', async () => {
     const ai = jsClient(server, KEY);
     const big = randomBytes(9 * 1024 * 1024);
-    const uploaded = await ai.environments.files.upload({
+    const uploaded = (await ai.environments.files.upload({
       environment: environmentId,
       path: 'data/big.bin',
       file: big,
-    });
+    })) as { files: unknown[] };
     expect(uploaded.files).toEqual([
       expect.objectContaining({
         path: 'workspace/data/big.bin',

@@ -28,15 +28,11 @@ export function jsClient(server: RunningServer, key: string = API_KEY): GoogleGe
   return ai;
 }
 
-/** What a script printed, parsed (tests read what they expect). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Printed = any;
-
 /**
  * Runs `body` (Python, indented by nothing) after `client = genai.Client(...)` for `server` and
  * `key`; returns what it printed last, parsed as JSON. Variables in `env` reach the script.
  */
-export async function runPython(
+export async function runPython<Printed>(
   server: RunningServer,
   key: string,
   body: string,
@@ -57,11 +53,11 @@ export async function runPython(
     maxBuffer: 16 * 1024 * 1024,
   });
   const lines = stdout.trim().split('\n');
-  return JSON.parse(lines[lines.length - 1]!);
+  return JSON.parse(lines[lines.length - 1]!) as Printed;
 }
 
 /** Runs one scenario of the Python script; its JSON answer, and what it wrote to stderr. */
-export function runPythonScenario(
+export function runPythonScenario<Printed>(
   server: RunningServer,
   scenario: string,
 ): Promise<{ result: Printed; stderr: string }> {
@@ -72,7 +68,7 @@ export function runPythonScenario(
       { env: { ...process.env, HOOKBOX_URL: server.url, HOOKBOX_KEY: API_KEY }, timeout: 120_000 },
       (error, stdout, stderr) => {
         if (error) reject(new Error(`${scenario}: ${error.message}\n${stderr}`));
-        else resolve({ result: JSON.parse(stdout) as unknown, stderr });
+        else resolve({ result: JSON.parse(stdout) as Printed, stderr });
       },
     );
   });

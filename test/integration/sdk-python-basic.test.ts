@@ -1,14 +1,22 @@
 // The Python SDK (google-genai in .venv-sdk), unchanged, against a real `hookbox serve` with real
 // containers: each scenario of test/sdk/interactions_sdk.py, and no warning on stderr.
 import { describe, expect, it } from 'vitest';
-import { useServer } from './api-helpers.js';
+import { useServer, type StepBody } from './api-helpers.js';
 import { runPythonScenario } from './sdk-helpers.js';
 
 const server = useServer();
 
 describe('the Python SDK', () => {
   it('a step list through the gates: typed steps, get, labels, usage', async () => {
-    const { result, stderr } = await runPythonScenario(server(), 'basic');
+    const { result, stderr } = await runPythonScenario<{
+      status: string;
+      step_classes: string[];
+      steps: StepBody[];
+      labels: Record<string, string>;
+      usage: Record<string, number>;
+      got_status: string;
+      got_steps: number;
+    }>(server(), 'basic');
     expect(stderr).toBe('');
     expect(result.status).toBe('completed');
     expect(result.step_classes).toEqual([

@@ -8,9 +8,12 @@ const server = useServer();
 
 describe('the Python SDK streams', () => {
   it('reads every event as a typed one, without a warning, and resumes after an event', async () => {
-    const { result, stderr } = await runPythonScenario(server(), 'stream');
+    const { result, stderr } = await runPythonScenario<{
+      events: { event_type: string; class: string; event_id: string }[];
+      resumed: { event_id: string }[];
+    }>(server(), 'stream');
     expect(stderr).toBe('');
-    const events = result.events as { event_type: string; class: string; event_id: string }[];
+    const events = result.events;
     expect(events.every((event) => !event.class.startsWith('Unknown'))).toBe(true);
     expect(events[0]!.event_type).toBe('interaction.created');
     expect(events.at(-1)!.event_type).toBe('interaction.completed');
@@ -21,7 +24,7 @@ describe('the Python SDK streams', () => {
     expect(deltas.join('')).toBe('one\ntwo\n');
     expect(deltas.length).toBeGreaterThanOrEqual(2);
     // Resumed after the third event: the rest, the same ids.
-    expect(result.resumed.map((event: { event_id: string }) => event.event_id)).toEqual(
+    expect(result.resumed.map((event) => event.event_id)).toEqual(
       events.slice(3).map((event) => event.event_id),
     );
   });

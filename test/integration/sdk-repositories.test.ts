@@ -12,7 +12,7 @@ import { Controller } from '../../src/controller/controller.js';
 import { createLogger } from '../../src/record/logger.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
 import { apiErrorOf } from './api-error.js';
-import { fetchJson } from './api-helpers.js';
+import { fetchJson, type InteractionBody } from './api-helpers.js';
 import { makeRepository, startGitServer, type GitServer } from './git-server.js';
 import { jsClient, runPython } from './sdk-helpers.js';
 import { resourcesOf } from './server-helpers.js';
@@ -67,10 +67,10 @@ async function shell(id: string, code: string): Promise<string> {
     input: [{ type: 'code_execution_call', id: 'c1', arguments: { code, language: 'bash' } }],
   });
   expect(ran.status, ran.text).toBe(200);
-  const result = (ran.json.steps as { type: string; result?: string }[]).find(
+  const result = (ran.json as InteractionBody).steps.find(
     (step) => step.type === 'code_execution_result',
   );
-  return result?.result ?? '';
+  return typeof result?.result === 'string' ? result.result : '';
 }
 
 describe('repository sources through the JavaScript SDK', () => {
@@ -92,14 +92,14 @@ describe('repository sources through the JavaScript SDK', () => {
     // notes.txt, README.md, src/main.py and git's own files.
     expect(Number(env.file_count)).toBeGreaterThan(3);
     const out = await shell(
-      env.id!,
+      env.id,
       'cat /workspace/hello/README.md; git -C /workspace/hello log --format=%H; cat /workspace/notes.txt',
     );
     expect(out).toBe(`# hello from git\n${commit}\nmine\n`);
     // git's smart protocol, answered by the server on loopback: only the proxy leads there.
     expect(git.requests.slice(seen)).toContain('GET /hello.git/info/refs?service=git-upload-pack');
-    expect((await ai.environments.get(env.id!)).sources).toHaveLength(2);
-    await ai.environments.delete(env.id!);
+    expect((await ai.environments.get(env.id)).sources).toHaveLength(2);
+    await ai.environments.delete(env.id);
   });
 
   it('gcs and skill_registry are a 400 naming the type', async () => {
@@ -121,7 +121,11 @@ describe('repository sources through the JavaScript SDK', () => {
 
 describe('repository sources through the Python SDK', () => {
   it('clones into the target it is given; the files API reads the cloned bytes', async () => {
-    const printed = await runPython(
+    const printed = await runPython<{
+      id: string;
+      sources: unknown[];
+      refused: [number, string];
+    }>(
       server,
       KEY,
       `
@@ -265,7 +269,7 @@ describe('bad repository sources: a 400 naming the field; nothing is left behind
     expect(clash.status, clash.text).toBe(400);
     expect(apiErrorOf(clash.json)).toMatchObject({
       field: 'sources[1].target',
-      message: expect.stringMatching(/overlaps "workspace\/app\/extra.txt"/),
+      message: expect.stringMatching(/overlaps "workspace\/app\/extra.txt"/) as string,
     });
   });
 

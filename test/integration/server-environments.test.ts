@@ -17,6 +17,7 @@ import {
   startSharedServer,
 } from './server-helpers.js';
 import { apiErrorOf } from './api-error.js';
+import type { EnvironmentBody } from './api-helpers.js';
 
 beforeAll(startSharedServer);
 afterAll(closeSharedServer);
@@ -35,7 +36,9 @@ describe('environments', () => {
       busy: false,
       hook_groups: ['security-gate'],
     });
-    expect(Date.parse(info.json.expires_at) - Date.now()).toBeGreaterThan(25 * 60_000);
+    expect(Date.parse((info.json as EnvironmentBody).expires_at) - Date.now()).toBeGreaterThan(
+      25 * 60_000,
+    );
 
     const second = await create({
       agent: 'scripted',
@@ -54,7 +57,9 @@ describe('environments', () => {
       blocked: false,
       structured_result: { exit_code: 0, stdout: 'two' },
     });
-    expect((await call('GET', `/v1beta/environments/${id}`)).json.hook_groups).toEqual(['audit']);
+    expect(
+      ((await call('GET', `/v1beta/environments/${id}`)).json as EnvironmentBody).hook_groups,
+    ).toEqual(['audit']);
 
     const before = await resourcesOf(server);
     expect((await call('DELETE', `/v1beta/environments/${id}`)).status).toBe(200);
@@ -65,7 +70,7 @@ describe('environments', () => {
     });
     const gone = await call('GET', `/v1beta/environments/${id}`);
     expect(gone.status).toBe(404);
-    expect(gone.json.error.message).toContain('deleted');
+    expect(apiErrorOf(gone.json).message).toContain('deleted');
     const reuse = await call('POST', '/v1beta/interactions', {
       agent: 'scripted',
       input: 'x',

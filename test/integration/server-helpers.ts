@@ -58,9 +58,8 @@ export async function resourcesOf(
   return { containers: containers.length, volumes: volumes.length, disks };
 }
 
-/** A parsed answer: an error body, an Interaction, an environment… (tests read what they expect). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Answer = any;
+/** A parsed answer: an error body, an Interaction, an environment… (each test says which it expects). */
+export type Answer = unknown;
 
 export let server: RunningServer;
 

@@ -16,7 +16,6 @@ import {
 } from '../unit/interactions/gemini-requests.js';
 import { ownResources } from './cli-helpers.js';
 import {
-  type Answer,
   call,
   closeSharedServer,
   create,
@@ -26,6 +25,7 @@ import {
   startSharedServer,
 } from './server-helpers.js';
 import { apiErrorOf } from './api-error.js';
+import type { InteractionBody } from './api-helpers.js';
 
 beforeAll(startSharedServer);
 afterAll(closeSharedServer);
@@ -139,22 +139,17 @@ describe('the Gemini hooks page examples, with the scripted agent', () => {
       ),
     );
     expect(answer.status).toBe(200);
-    expect(answer.json.status).toBe('completed');
-    const results = answer.json.steps.filter(
-      (step: { type: string }) => step.type === 'function_result',
-    );
-    expect(results.map((step: { is_error: boolean }) => step.is_error)).toEqual([false, false]);
-    expect(JSON.stringify(results[1].result)).toContain('event 1');
-    const hooks = results.flatMap(
-      (step: { hooks: { type: string; outcome: string }[] }) => step.hooks,
-    );
-    expect(
-      hooks.map((hook: { type: string; outcome: string }) => [hook.type, hook.outcome]),
-    ).toEqual([
+    const interaction = answer.json as InteractionBody;
+    expect(interaction.status).toBe('completed');
+    const results = interaction.steps.filter((step) => step.type === 'function_result');
+    expect(results.map((step) => step.is_error)).toEqual([false, false]);
+    expect(JSON.stringify(results[1]?.result)).toContain('event 1');
+    const hooks = results.flatMap((step) => step.hooks ?? []);
+    expect(hooks.map((hook) => [hook.type, hook.outcome])).toEqual([
       ['http', 'error'],
       ['http', 'error'],
     ]);
-    await call('DELETE', `/v1beta/environments/${answer.json.environment_id}`);
+    await call('DELETE', `/v1beta/environments/${interaction.environment_id}`);
     // Without the allowlist, its http hook is refused before anything is made.
     const before = await ownResources();
     const noNetwork = await call(
@@ -167,7 +162,7 @@ describe('the Gemini hooks page examples, with the scripted agent', () => {
     );
     expect(noNetwork.status).toBe(400);
     expect(apiErrorOf(noNetwork.json).field).toBe('environment.sources[0].content');
-    expect(noNetwork.json.error.message).toMatch(/"http" handlers need a network.allowlist/);
+    expect(apiErrorOf(noNetwork.json).message).toMatch(/"http" handlers need a network.allowlist/);
     expect(await ownResources()).toEqual(before);
   });
 });
@@ -187,7 +182,7 @@ describe('streaming', () => {
       }),
     });
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    const arrivals: { event: string; at: number; data: Answer }[] = [];
+    const arrivals: { event: string; at: number; data: Record<string, unknown> }[] = [];
     const decoder = new TextDecoder();
     let buffer = '';
     for await (const chunk of response.body!) {
@@ -199,13 +194,13 @@ describe('streaming', () => {
         arrivals.push({
           event: eventLine!.slice('event: '.length),
           at: performance.now(),
-          data: JSON.parse(dataLine!.slice('data: '.length)),
+          data: JSON.parse(dataLine!.slice('data: '.length)) as Record<string, unknown>,
         });
       }
     }
     expect(arrivals.map((a) => a.event)).toEqual([
       'interaction.created',
-      ...Array(3).fill(['step.start', 'step.stop']).flat(),
+      ...Array<string[]>(3).fill(['step.start', 'step.stop']).flat(),
       // The slow call's steps start with its first output, which comes as it is printed
       // (docs/environments.md, "Live output"; docs/gemini-sdks.md, "Streaming").
       'step.start',

@@ -74,11 +74,11 @@ describe('the shipped gates as workers', () => {
           'cat',
           '/var/lib/hookbox/state/audit.jsonl',
         ]);
-        const lines = stdout.split('\n').map((line) => JSON.parse(line));
+        const lines = stdout.split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
         expect(lines.map((line) => [line.tool, line.args, line.exit_code])).toEqual([
           ['code_execution', { code: 'echo fine', language: 'bash' }, 0],
         ]);
-        expect(lines[0].environment_id).toBe(environment.id);
+        expect(lines[0]?.environment_id).toBe(environment.id);
       },
     );
   });

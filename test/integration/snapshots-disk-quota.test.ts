@@ -11,7 +11,7 @@ import { startServer, type RunningServer } from '../../src/server/index.js';
 import { keyDigest } from '../../src/tenants/keys.js';
 import { DEFAULT_TENANT_QUOTAS } from '../../src/tenants/tenant.js';
 import { apiErrorOf } from './api-error.js';
-import { fetchJson } from './api-helpers.js';
+import { fetchJson, type InteractionBody, type SnapshotBody } from './api-helpers.js';
 
 const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'silent' });
 const KEY = 'snapshots-disk-key';
@@ -60,18 +60,20 @@ describe('snapshots count against the disk quota', () => {
       environment: { type: 'remote' },
     });
     expect(made.status, made.text).toBe(200);
-    const source = made.json.environment_id as string;
+    const source = (made.json as InteractionBody).environment_id;
 
     const taken = await call('POST', `/v1beta/environments/${source}/snapshots`);
     expect(taken.status, taken.text).toBe(201);
-    const size = taken.json.size_bytes as number;
+    const size = (taken.json as SnapshotBody).size_bytes;
     expect(size).toBeGreaterThanOrEqual(15 * MIB);
     expect(size).toBeLessThan(16 * MIB);
-    const id = taken.json.snapshot_id as string;
-    expect((await call('GET', `/v1beta/snapshots/${id}`)).json.size_bytes).toBe(size);
-    expect((await call('GET', '/v1beta/snapshots')).json.snapshots).toMatchObject([
-      { snapshot_id: id, size_bytes: size },
-    ]);
+    const id = (taken.json as SnapshotBody).snapshot_id;
+    expect(((await call('GET', `/v1beta/snapshots/${id}`)).json as SnapshotBody).size_bytes).toBe(
+      size,
+    );
+    expect(
+      ((await call('GET', '/v1beta/snapshots')).json as { snapshots: SnapshotBody[] }).snapshots,
+    ).toMatchObject([{ snapshot_id: id, size_bytes: size }]);
 
     const refused = await call('POST', `/v1beta/environments/${source}/snapshots`);
     expect(refused.status, refused.text).toBe(429);
@@ -81,7 +83,9 @@ describe('snapshots count against the disk quota', () => {
       /^disk_mb: tenant small holds 30 MiB \(workspaces 15 MiB, snapshots 15 MiB\); a snapshot of env_\w+ would add 15 MiB, past its quota of 40 MiB/,
     );
     // Nothing was made.
-    expect((await call('GET', '/v1beta/snapshots')).json.snapshots).toHaveLength(1);
+    expect(
+      ((await call('GET', '/v1beta/snapshots')).json as { snapshots: SnapshotBody[] }).snapshots,
+    ).toHaveLength(1);
 
     const fork = await call('POST', `/v1beta/environments/${source}/fork`);
     expect(fork.status, fork.text).toBe(429);
@@ -98,6 +102,6 @@ describe('snapshots count against the disk quota', () => {
     expect((await call('DELETE', `/v1beta/snapshots/${id}`)).status).toBe(200);
     const again = await call('POST', `/v1beta/environments/${source}/snapshots`);
     expect(again.status, again.text).toBe(201);
-    expect(again.json.size_bytes).toBeGreaterThanOrEqual(15 * MIB);
+    expect((again.json as SnapshotBody).size_bytes).toBeGreaterThanOrEqual(15 * MIB);
   });
 });

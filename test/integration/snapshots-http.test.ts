@@ -12,7 +12,7 @@ import { startServer, type RunningServer } from '../../src/server/index.js';
 import { keyDigest } from '../../src/tenants/keys.js';
 import { DEFAULT_TENANT_QUOTAS } from '../../src/tenants/tenant.js';
 import { Hookbox, HookboxApiError } from '../../src/client/index.js';
-import { fetchJson } from './api-helpers.js';
+import { fetchJson, type InteractionBody, type SnapshotBody } from './api-helpers.js';
 import { bash } from './helpers.js';
 import { FILL, GATED, LIST } from './snapshot-fixtures.js';
 import { apiErrorOf } from './api-error.js';
@@ -61,13 +61,14 @@ describe('snapshots and forks over HTTP', () => {
       environment: { type: 'remote', sources: GATED },
     });
     expect(made.status, made.text).toBe(200);
-    const source = made.json.environment_id as string;
-    const expected = made.json.steps.at(-1).structured_result.stdout as string;
+    const source = (made.json as InteractionBody).environment_id;
+    const expected = (made.json as InteractionBody).steps.at(-1)?.structured_result?.stdout ?? '';
     expect(expected).toContain('./link 777 tool l /etc/hostname');
 
     const taken = await call(ALICE, 'POST', `/v1beta/environments/${source}/snapshots`);
     expect(taken.status, taken.text).toBe(201);
-    const id = taken.json.snapshot_id as string;
+    const snapshot = taken.json as SnapshotBody;
+    const id = snapshot.snapshot_id;
     expect(taken.json).toMatchObject({
       object: 'snapshot',
       environment_id: source,
@@ -75,7 +76,7 @@ describe('snapshots and forks over HTTP', () => {
       has_hooks: true,
       network: false,
     });
-    expect(Date.parse(taken.json.expires_at) - Date.parse(taken.json.created)).toBe(86_400_000);
+    expect(Date.parse(snapshot.expires_at) - Date.parse(snapshot.created)).toBe(86_400_000);
 
     // Bob cannot see it, use it, or delete it: the 404 of a missing one.
     for (const [method, path] of [
@@ -84,9 +85,11 @@ describe('snapshots and forks over HTTP', () => {
     ] as const) {
       const answer = await call(BOB, method, path);
       expect(answer.status, answer.text).toBe(404);
-      expect(answer.json.error.message).toContain(`no snapshot "${id}"`);
+      expect(apiErrorOf(answer.json).message).toContain(`no snapshot "${id}"`);
     }
-    expect((await call(BOB, 'GET', '/v1beta/snapshots')).json.snapshots).toEqual([]);
+    expect(
+      ((await call(BOB, 'GET', '/v1beta/snapshots')).json as { snapshots: unknown[] }).snapshots,
+    ).toEqual([]);
     const stolen = await call(BOB, 'POST', '/v1beta/interactions', {
       agent: 'scripted',
       input: [code('ls')],
@@ -103,12 +106,13 @@ describe('snapshots and forks over HTTP', () => {
       environment: { type: 'remote', snapshot_id: id },
     });
     expect(restored.status, restored.text).toBe(200);
-    expect(restored.json.environment_id).not.toBe(source);
-    const results = restored.json.steps.filter(
-      (step: { type: string }) => step.type === 'code_execution_result',
+    const restoredInteraction = restored.json as InteractionBody;
+    expect(restoredInteraction.environment_id).not.toBe(source);
+    const results = restoredInteraction.steps.filter(
+      (step) => step.type === 'code_execution_result',
     );
-    expect(results[0].structured_result.stdout).toBe(expected);
-    expect(results[1].blocked).toBe(true);
+    expect(results[0]?.structured_result?.stdout).toBe(expected);
+    expect(results[1]?.blocked).toBe(true);
 
     // Through the TS client: list, get, fork, delete.
     const client = new Hookbox({ baseUrl: server.url, apiKey: ALICE });
@@ -126,7 +130,7 @@ describe('snapshots and forks over HTTP', () => {
     expect(apiErrorOf(past.json).details.quota).toBe('environments');
     for (const { environment_id } of forked.environments)
       await client.environments.delete(environment_id);
-    await client.environments.delete(restored.json.environment_id);
+    await client.environments.delete(restoredInteraction.environment_id);
 
     await client.snapshots.delete(id);
     const gone = await call(ALICE, 'GET', `/v1beta/snapshots/${id}`);
@@ -141,12 +145,12 @@ describe('snapshots and forks over HTTP', () => {
       input: [code('true')],
       environment: 'remote',
     });
-    const source = made.json.environment_id as string;
+    const source = (made.json as InteractionBody).environment_id;
     for (const count of ['0', '11', 'two', '1.5', '-1']) {
       const bad = await call(ALICE, 'POST', `/v1beta/environments/${source}/fork?count=${count}`);
       expect(bad.status, bad.text).toBe(400);
       expect(apiErrorOf(bad.json).field).toBe('count');
-      expect(bad.json.error.message).toContain('count: must be a whole number from 1 to 10');
+      expect(apiErrorOf(bad.json).message).toContain('count: must be a whole number from 1 to 10');
     }
     const unknownQuery = await call(ALICE, 'POST', `/v1beta/environments/${source}/fork?n=2`);
     expect(unknownQuery.status).toBe(400);
@@ -156,7 +160,7 @@ describe('snapshots and forks over HTTP', () => {
       environment: { type: 'remote', snapshot_id: 'snap_aaaaaaaaaaaaaaaaaaaa' },
     });
     expect(unknown.status, unknown.text).toBe(404);
-    expect(unknown.json.error.message).toContain('environment.snapshot_id: no snapshot');
+    expect(apiErrorOf(unknown.json).message).toContain('environment.snapshot_id: no snapshot');
     const mixed = await call(ALICE, 'POST', '/v1beta/interactions', {
       agent: 'scripted',
       input: [code('true')],

@@ -5,7 +5,7 @@ import { linkSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, ownResources, sourcesDir } from './cli-helpers.js';
+import { cli, ownResources, sourcesDir, type PrintedOutcome } from './cli-helpers.js';
 
 function folderWithHardLink(): string {
   const outside = mkdtempSync(join(tmpdir(), 'hookbox-host-secret-'));
@@ -66,6 +66,6 @@ cases:
       '--json',
     );
     expect(code).toBe(0);
-    expect(JSON.parse(stdout).result.stdout).toBe('plain\n');
+    expect((JSON.parse(stdout) as PrintedOutcome).result?.stdout).toBe('plain\n');
   });
 });

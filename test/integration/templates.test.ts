@@ -19,7 +19,7 @@ import {
 } from '../../src/templates/template-image.js';
 import { imageTags } from '../../src/sandbox/image.js';
 import { LABEL_IMAGE } from '../../src/sandbox/labels.js';
-import { cli, sourcesDir } from './cli-helpers.js';
+import { cli, sourcesDir, type PrintedOutcome } from './cli-helpers.js';
 import { bash, useController } from './helpers.js';
 import { PROTOCOL_VERSION } from '../../src/sandbox/protocol/index.js';
 import { apiErrorOf } from './api-error.js';
@@ -79,7 +79,10 @@ describe('a template built from a Dockerfile', () => {
       JSON.stringify({ code: 'sqlite3 :memory: "select 6 * 7"; id -u' }),
       '--json',
     );
-    expect([call.code, JSON.parse(call.stdout).result.stdout]).toEqual([0, '42\n1000\n']);
+    expect([call.code, (JSON.parse(call.stdout) as PrintedOutcome).result?.stdout]).toEqual([
+      0,
+      '42\n1000\n',
+    ]);
 
     const list = await cli('template', 'list', '--json');
     const rows = JSON.parse(list.stdout) as { name: string; state: string }[];

@@ -15,6 +15,7 @@ import { LABEL_CONTROLLER, LABEL_MANAGED } from '../../src/sandbox/labels.js';
 import { loadTenantKeys, startServer, type RunningServer } from '../../src/server/index.js';
 import { codeCall, scripted, SECURITY_GATE_REQUEST } from '../unit/interactions/gemini-requests.js';
 import { apiErrorOf } from './api-error.js';
+import type { EnvironmentBody, InteractionBody } from './api-helpers.js';
 
 const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'silent' });
 const docker = new DockerContainerClient(logger);
@@ -43,8 +44,11 @@ const KEYS_YAML = `keys:
     quotas: {disk_mb: 1}
 `;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Answer = { status: number; json: any; headers: Headers };
+type Answer = { status: number; json: unknown; headers: Headers };
+
+/** What the interaction's last step printed. */
+const lastStdout = (answer: Answer) =>
+  (answer.json as InteractionBody).steps.at(-1)?.structured_result?.stdout;
 
 async function serverWith(
   maxEnvironments: number,
@@ -77,7 +81,7 @@ function client(server: RunningServer, key: string) {
     const text = await response.text();
     return {
       status: response.status,
-      json: text ? JSON.parse(text) : undefined,
+      json: text ? (JSON.parse(text) as unknown) : undefined,
       headers: response.headers,
     };
   };
@@ -124,10 +128,10 @@ describe('ownership between tenants', () => {
     admin = client(server, ADMIN);
     const a = await alice('POST', '/v1beta/interactions', echo('alice'));
     expect(a.status, JSON.stringify(a.json)).toBe(200);
-    aliceInteraction = a.json;
+    aliceInteraction = a.json as Interaction;
     const b = await bob('POST', '/v1beta/interactions', echo('bob'));
     expect(b.status, JSON.stringify(b.json)).toBe(200);
-    bobInteraction = b.json;
+    bobInteraction = b.json as Interaction;
   });
   afterAll(async () => {
     await server?.close();
@@ -197,8 +201,8 @@ describe('ownership between tenants', () => {
       expect(absent.status, what).toBe(404);
       expect(apiErrorOf(stranger.json).code, what).toBe('not_found');
       // The same message but for the id: nothing tells a stranger's id from a missing one.
-      expect(stranger.json.error.message.replace(theirs, 'ID'), what).toBe(
-        absent.json.error.message.replace(missing, 'ID'),
+      expect(apiErrorOf(stranger.json).message.replace(theirs, 'ID'), what).toBe(
+        apiErrorOf(absent.json).message.replace(missing, 'ID'),
       );
     }
     // Nothing B tried reached A's environment: it still answers A, with only A's interaction in it.
@@ -209,7 +213,7 @@ describe('ownership between tenants', () => {
       environment: envA,
     });
     expect(files.status).toBe(200);
-    expect(JSON.stringify(files.json.steps)).not.toContain('planted.txt');
+    expect(JSON.stringify((files.json as InteractionBody).steps)).not.toContain('planted.txt');
   });
 
   it('works for the owner and the admin; lists show each tenant its own, the admin all', async () => {
@@ -219,13 +223,13 @@ describe('ownership between tenants', () => {
     ] as const) {
       const got = await as('GET', `/v1beta/interactions/${aliceInteraction.id}`);
       expect(got.status, who).toBe(200);
-      expect(got.json.steps.at(-1).structured_result.stdout, who).toBe('alice\n');
+      expect(lastStdout(got), who).toBe('alice\n');
       const info = await as('GET', `/v1beta/environments/${aliceInteraction.environment_id}`);
       expect(info.status, who).toBe(200);
-      expect(info.json.tenant, who).toBe('alice');
+      expect((info.json as EnvironmentBody).tenant, who).toBe('alice');
     }
     const ids = (list: Answer) =>
-      list.json.environments.map((e: { environment_id: string }) => e.environment_id);
+      (list.json as { environments: EnvironmentBody[] }).environments.map((e) => e.environment_id);
     expect(ids(await alice('GET', '/v1beta/environments'))).toEqual([
       aliceInteraction.environment_id,
     ]);
@@ -242,9 +246,11 @@ describe('ownership between tenants', () => {
       environment: envB,
     });
     expect(byAdmin.status, JSON.stringify(byAdmin.json)).toBe(200);
-    expect(byAdmin.json.steps.at(-1).structured_result.stdout).toBe('admin-was-here\n');
+    expect(lastStdout(byAdmin)).toBe('admin-was-here\n');
     // Bob cannot read what the admin made, even in his own environment; the admin can.
-    expect((await bob('GET', `/v1beta/interactions/${byAdmin.json.id}`)).status).toBe(404);
+    expect(
+      (await bob('GET', `/v1beta/interactions/${(byAdmin.json as InteractionBody).id}`)).status,
+    ).toBe(404);
     expect((await admin('DELETE', `/v1beta/environments/${envB}`)).status).toBe(200);
     const entries = readAuditLog(auditLogPath(home, envB));
     expect(entries.length).toBeGreaterThan(4);
@@ -275,13 +281,18 @@ describe('ownership between tenants', () => {
       status: 'RESOURCE_EXHAUSTED',
       details: { quota: 'environments', field: 'environments' },
     });
-    expect(refused.json.error.message).toMatch(/^environments: tenant alice has 2 live/);
+    expect(apiErrorOf(refused.json).message).toMatch(/^environments: tenant alice has 2 live/);
     expect(await containersOf(server)).toBe(before);
     // Bob's quota is his own.
     const bobs = await bob('POST', '/v1beta/interactions', echo('bob-again'));
     expect(bobs.status).toBe(200);
     expect(
-      (await alice('DELETE', `/v1beta/environments/${second.json.environment_id}`)).status,
+      (
+        await alice(
+          'DELETE',
+          `/v1beta/environments/${(second.json as InteractionBody).environment_id}`,
+        )
+      ).status,
     ).toBe(200);
     const again = await alice('POST', '/v1beta/interactions', echo('again'));
     expect(again.status).toBe(200);
@@ -298,15 +309,15 @@ describe('the workspace disk quota', () => {
         input: [codeCall('head -c 3145728 /dev/zero > big.bin && echo written')],
       });
       expect(big.status).toBe(200);
-      expect(big.json.steps.at(-1).structured_result.stdout).toBe('written\n');
+      expect(lastStdout(big)).toBe('written\n');
       await server.service.workspaceDisk!.refresh();
       const refused = await small('POST', '/v1beta/interactions', {
         ...echo('more'),
-        environment: big.json.environment_id,
+        environment: (big.json as InteractionBody).environment_id,
       });
       expect(refused.status).toBe(429);
       expect(apiErrorOf(refused.json).details).toMatchObject({ quota: 'disk_mb' });
-      expect(refused.json.error.message).toMatch(
+      expect(apiErrorOf(refused.json).message).toMatch(
         /^disk_mb: tenant small holds 3 MiB \(workspaces 3 MiB, snapshots 0 MiB\), its quota is 1 MiB/,
       );
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -315,7 +326,12 @@ describe('the workspace disk quota', () => {
         200,
       );
       expect(
-        (await small('DELETE', `/v1beta/environments/${big.json.environment_id}`)).status,
+        (
+          await small(
+            'DELETE',
+            `/v1beta/environments/${(big.json as InteractionBody).environment_id}`,
+          )
+        ).status,
       ).toBe(200);
       await server.service.workspaceDisk!.refresh();
       expect((await small('POST', '/v1beta/interactions', echo('again'))).status).toBe(200);
@@ -359,7 +375,12 @@ describe('the server-wide ceiling', () => {
       }
       for (const answer of made)
         expect(
-          (await many('DELETE', `/v1beta/environments/${answer.json.environment_id}`)).status,
+          (
+            await many(
+              'DELETE',
+              `/v1beta/environments/${(answer.json as InteractionBody).environment_id}`,
+            )
+          ).status,
         ).toBe(200);
       expect(await resourcesOf(server)).toEqual({ containers: 0, volumes: 0 });
     } finally {

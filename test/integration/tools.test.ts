@@ -42,13 +42,27 @@ const hooks = {
 let gated: Environment;
 let open: Environment;
 
+/** A hook's stdin payload (docs/gates.md): the fields these tests read. */
+interface Payload {
+  tool_call: { name: string; args: Record<string, unknown> };
+  error?: string;
+  result?: unknown;
+  [field: string]: unknown;
+}
+
+/** What the gate echoed back: its payload (`__pre__`, `__post__`) or its environment (`__post_env__`). */
+async function lastPayload(
+  environment: Environment,
+  which: '__pre__' | '__post__',
+): Promise<Payload>;
+async function lastPayload(environment: Environment, which: '__post_env__'): Promise<string>;
 async function lastPayload(
   environment: Environment,
   which: '__pre__' | '__post__' | '__post_env__',
-) {
+): Promise<Payload | string> {
   const outcome = await environment.call({ name: 'list_files', args: { path: which } });
   expect(outcome.blocked).toBe(true);
-  return which === '__post_env__' ? outcome.reason! : JSON.parse(outcome.reason!);
+  return which === '__post_env__' ? outcome.reason! : (JSON.parse(outcome.reason!) as Payload);
 }
 
 beforeAll(async () => {

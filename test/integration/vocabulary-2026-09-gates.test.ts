@@ -125,7 +125,7 @@ if args.get("DirectoryPath") == "__post__":
       ...v09,
     );
     expect(out[0]!.result!.error).toMatch(/TargetContent does not match lines 1-1/);
-    const payload = JSON.parse(out[1]!.reason!);
+    const payload = JSON.parse(out[1]!.reason!) as Record<string, unknown>;
     expect(payload.tool_call).toEqual(mismatch);
     expect(payload.environment_id).toBe(out[0]!.environment_id);
     expect(payload.error).toBe(out[0]!.result!.error);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DriverRegistry } from '../../src/interactions/drivers/index.js';
 import type { RunningServer } from '../../src/server/index.js';
 import { KEY, serverWith } from './server-helpers.js';
-import { fetchJson } from './api-helpers.js';
+import { fetchJson, type EnvironmentBody, type InteractionBody } from './api-helpers.js';
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -54,12 +54,12 @@ describe('HOOKBOX_AGENT_ALIASES', () => {
       environment: { type: 'remote', sources },
     });
     expect(made.status, made.text).toBe(200);
-    expect(made.json.status).toBe('completed');
-    const id = made.json.environment_id as string;
+    expect((made.json as InteractionBody).status).toBe('completed');
+    const id = (made.json as InteractionBody).environment_id;
     const info = await fetchJson(server, 'GET', `/v1beta/environments/${id}`, undefined, {
       'x-goog-api-key': KEY,
     });
-    expect(info.json.vocabulary).toBe('2026-05');
+    expect((info.json as EnvironmentBody).vocabulary).toBe('2026-05');
 
     // The 2026-05 write tool meets the gate that names it, and is denied.
     const write = await post({
@@ -70,7 +70,9 @@ describe('HOOKBOX_AGENT_ALIASES', () => {
       environment: { type: 'remote', environment_id: id },
     });
     expect(write.status, write.text).toBe(200);
-    expect(JSON.stringify(write.json.steps)).toContain('file tools are gated: write_file');
+    expect(JSON.stringify((write.json as InteractionBody).steps)).toContain(
+      'file tools are gated: write_file',
+    );
     const read = await fetchJson(
       server,
       'GET',

@@ -108,7 +108,7 @@ describe('broken fixtures are refused with exit 2, naming the file, the case and
 
 describe('the published JSON Schema', () => {
   it('docs/fixture.schema.json is the one generated from the zod schema', () => {
-    const published = JSON.parse(
+    const published: unknown = JSON.parse(
       readFileSync(new URL('../../docs/fixture.schema.json', import.meta.url), 'utf8'),
     );
     expect(published).toEqual(fixtureJsonSchema());

@@ -275,8 +275,8 @@ describe('declarations for model drivers', () => {
     const sorted = (record: Record<string, readonly string[]>) =>
       Object.fromEntries(
         Object.entries(record)
-          .map(([name, args]) => [name, [...args].sort()])
-          .sort(([a], [b]) => String(a).localeCompare(String(b))),
+          .map(([name, args]): [string, string[]] => [name, [...args].sort()])
+          .sort(([a], [b]) => a.localeCompare(b)),
       );
     expect(sorted(fromRegistry)).toEqual(sorted(FILE_TOOL_PATH_ARGUMENTS));
   });

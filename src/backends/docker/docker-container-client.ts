@@ -189,7 +189,7 @@ export class DockerContainerClient implements ContainerClient {
       const modem = (
         this.docker as unknown as {
           modem: {
-            dial(options: object, callback: (error: unknown, data: unknown) => void): void;
+            dial(options: object, callback: (error: Error | null, data: unknown) => void): void;
           };
         }
       ).modem;

@@ -1,5 +1,6 @@
 import { undecided, type HandlerRun, type PreDecision } from '../decision.js';
 import type { ToolCall } from '../../tools/types.js';
+import { valueText } from '../../tools/value-text.js';
 import { jsonObject, object, raw, text } from './answer-json.js';
 import { claudeCodeDialect, sessionIdOf } from './claude-code.js';
 import { absolute, commandOf, fromClaudeCode, shellQuote } from './foreign-tools.js';
@@ -20,7 +21,7 @@ import type { Dialect, DialectCallContext, ForeignCall, HandlerTerms } from './t
 const DEFAULT_MODEL = 'hookbox';
 
 function patchLines(prefix: string, text: unknown): string {
-  return String(text ?? '')
+  return valueText(text ?? '')
     .split('\n')
     .map((line) => `${prefix}${line}`)
     .join('\n');
@@ -44,7 +45,9 @@ export function toCodex(call: ToolCall): ForeignCall {
     case 'view_file': {
       const file = shellQuote(absolute(a.AbsolutePath));
       if (a.StartLine === undefined && a.EndLine === undefined) return bash(`cat -- ${file}`);
-      return bash(`sed -n '${Number(a.StartLine ?? 1)},${a.EndLine ?? '$'}p' -- ${file}`);
+      return bash(
+        `sed -n '${Number(a.StartLine ?? 1)},${valueText(a.EndLine ?? '$')}p' -- ${file}`,
+      );
     }
     case 'list_files':
     case 'list_dir':
@@ -142,7 +145,7 @@ function decidePre(run: HandlerRun, handler: HandlerTerms): PreDecision {
     return unsupported(
       decision === undefined
         ? 'updatedInput or permissionDecisionReason without permissionDecision'
-        : `permissionDecision:${String(decision)}${decision === 'allow' ? ' without updatedInput' : ''}`,
+        : `permissionDecision:${valueText(decision)}${decision === 'allow' ? ' without updatedInput' : ''}`,
       run,
       handler,
     );

@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import type { ToolCall } from '../../tools/types.js';
+import { valueText } from '../../tools/value-text.js';
 import type { ForeignCall } from './types.js';
 
 /**
@@ -14,7 +15,7 @@ type Args = Record<string, unknown>;
 
 /** A path as those systems give it: absolute (relative ones are under /workspace). */
 export function absolute(path: unknown): string {
-  const text = String(path ?? '');
+  const text = valueText(path ?? '');
   return text.startsWith('/') ? posix.normalize(text) : posix.join(WORKSPACE, text);
 }
 
@@ -29,7 +30,7 @@ export function shellQuote(text: string): string {
  * Antigravity's run_command would have been given to run the same code).
  */
 export function commandOf(args: Args): string {
-  const code = String(args.code ?? args.command ?? '');
+  const code = valueText(args.code ?? args.command ?? '');
   const language = (args.language as string | undefined) ?? 'bash';
   if (language === 'python') return `python3 -c ${shellQuote(code)}`;
   if (language === 'sh') return `sh -c ${shellQuote(code)}`;

@@ -111,7 +111,11 @@ export function isPublicConsolePath(path: string): boolean {
 }
 
 /** What the console's live stream says: which thing changed; the page fetches it again. */
-function eventOf(observation: Observation): Record<string, unknown> | undefined {
+function eventOf(
+  observation: Observation,
+):
+  | ({ kind: 'call' | 'egress' | 'environment' | 'interaction' } & Record<string, unknown>)
+  | undefined {
   switch (observation.kind) {
     case 'hook_run':
       return undefined; // the tool_call that follows carries them

@@ -122,7 +122,7 @@ describe('Credentials', () => {
       'alice',
     );
     expect(made).toMatchObject({
-      id: expect.stringMatching(/^cred_[a-z2-7]{20}$/),
+      id: expect.stringMatching(/^cred_[a-z2-7]{20}$/) as string,
       object: 'credential',
       name: 'api',
       header_names: ['Authorization'],

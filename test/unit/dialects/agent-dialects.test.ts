@@ -280,7 +280,7 @@ describe('hooks.json groups of the new dialects', () => {
     const refused = parse({ g: { dialect: 'gemini-cli', PreToolUse: rules } });
     expect(refused.success || refused.problems[0]).toMatchObject({
       path: 'g.PreToolUse',
-      message: expect.stringMatching(/not a gemini-cli event.*BeforeTool/),
+      message: expect.stringMatching(/not a gemini-cli event.*BeforeTool/) as string,
     });
     const without = parse({ g: { BeforeTool: rules } });
     expect(without.success || without.problems[0]!.message).toMatch(/"gemini-cli"/);

@@ -255,7 +255,7 @@ describe('hooks.json dialect groups', () => {
         path: 'g.dialect',
         message: expect.stringMatching(
           /unknown dialect "windsurf".*"claude-code" or .*"openhands"/,
-        ),
+        ) as string,
       },
     ]);
   });
@@ -263,18 +263,20 @@ describe('hooks.json dialect groups', () => {
     expect(problems({ g: { dialect: 'antigravity-cli', pre_tool_execution: rules } })).toEqual([
       {
         path: 'g.pre_tool_execution',
-        message: expect.stringMatching(/uses that agent's event names \(PreToolUse, PostToolUse\)/),
+        message: expect.stringMatching(
+          /uses that agent's event names \(PreToolUse, PostToolUse\)/,
+        ) as string,
       },
     ]);
     expect(problems({ g: { PreToolUse: rules } })[0]).toMatchObject({
       path: 'g.PreToolUse',
-      message: expect.stringMatching(/"dialect"/),
+      message: expect.stringMatching(/"dialect"/) as string,
     });
   });
   it('refuses an event hookbox has no counterpart of', () => {
     expect(problems({ g: { dialect: 'claude-code', Stop: rules } })[0]).toMatchObject({
       path: 'g.Stop',
-      message: expect.stringMatching(/no counterpart/),
+      message: expect.stringMatching(/no counterpart/) as string,
     });
   });
 });

@@ -46,7 +46,11 @@ describe('the scripts a hook command names', () => {
       roots,
     );
     expect(found).toEqual([
-      { written: 'missing.py', start: expect.any(Number), end: expect.any(Number) },
+      {
+        written: 'missing.py',
+        start: expect.any(Number) as number,
+        end: expect.any(Number) as number,
+      },
     ]);
     expect(scriptsOf('$UNKNOWN_DIR/x.sh', roots)[0]!.file).toBeUndefined();
   });

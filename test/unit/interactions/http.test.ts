@@ -142,10 +142,11 @@ describe("error answers: Google's envelope, hookbox's code and field in its deta
     const before = controller.created;
     const response = await send();
     expect(response.statusCode).toBe(status);
-    const body = response.json();
-    expect(errorBodySchema.parse(body)).toEqual(body);
+    const body: unknown = response.json();
+    const envelope = errorBodySchema.parse(body);
+    expect(envelope).toEqual(body);
     // The envelope itself, as Google's APIs and the SDKs' error classes read it (AIP-193).
-    const { message } = body.error;
+    const { message } = envelope.error;
     expect(body).toEqual({
       error: {
         code: status,
@@ -156,7 +157,7 @@ describe("error answers: Google's envelope, hookbox's code and field in its deta
             '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
             reason: code,
             domain: 'hookbox.dev',
-            metadata: expect.objectContaining({ field, retryable: 'false' }),
+            metadata: expect.objectContaining({ field, retryable: 'false' }) as object,
           },
           {
             '@type': 'type.googleapis.com/google.rpc.BadRequest',
@@ -165,9 +166,11 @@ describe("error answers: Google's envelope, hookbox's code and field in its deta
         ],
       },
     });
-    expect(Object.values(body.error.details[0].metadata).every((v) => typeof v === 'string')).toBe(
-      true,
-    );
+    const info = envelope.error.details[0];
+    expect(
+      info?.['@type'] === 'type.googleapis.com/google.rpc.ErrorInfo' &&
+        Object.values(info.metadata).every((v) => typeof v === 'string'),
+    ).toBe(true);
     expect(apiErrorOf(body)).toMatchObject({ httpStatus: status, code, field });
     expect(message.startsWith(`${field}: `)).toBe(true);
     expect(controller.created).toBe(before);
@@ -214,7 +217,9 @@ describe("error answers: Google's envelope, hookbox's code and field in its deta
     expect((await app.inject({ method: 'GET', url: '/healthz' })).json()).toMatchObject({
       status: 'ok',
     });
-    const document = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const document = (await app.inject({ method: 'GET', url: '/openapi.json' })).json<{
+      openapi: string;
+    }>();
     expect(document.openapi).toBe('3.1.0');
   });
 });
@@ -246,11 +251,13 @@ describe('interactions over HTTP', () => {
     const frames = response.body.trim().split('\n\n');
     expect(frames.map((frame) => frame.split('\n')[0])).toEqual([
       'event: interaction.created',
-      ...Array(3).fill(['event: step.start', 'event: step.stop']).flat(),
+      ...Array<string[]>(3).fill(['event: step.start', 'event: step.stop']).flat(),
       'event: interaction.status_update',
       'event: interaction.completed',
     ]);
-    const last = JSON.parse(frames.at(-1)!.split('\n')[1]!.slice('data: '.length));
+    const last = JSON.parse(frames.at(-1)!.split('\n')[1]!.slice('data: '.length)) as {
+      interaction: { status: string };
+    };
     expect(last.interaction.status).toBe('completed');
   });
 });
@@ -271,7 +278,7 @@ describe('the TypeScript client', () => {
       events.push(event);
     expect(events.map((e) => e.event_type)).toEqual([
       'interaction.created',
-      ...Array(3).fill(['step.start', 'step.stop']).flat(),
+      ...Array<string[]>(3).fill(['step.start', 'step.stop']).flat(),
       'interaction.status_update',
       'interaction.completed',
     ]);
@@ -290,7 +297,7 @@ describe('the TypeScript client', () => {
         environment_id: interaction.environment_id,
         type: 'remote',
         status: 'active',
-        tenant: expect.stringMatching(/^key-[0-9a-f]{8}$/),
+        tenant: expect.stringMatching(/^key-[0-9a-f]{8}$/) as string,
       }),
     );
     await hookbox.environments.delete(interaction.environment_id);

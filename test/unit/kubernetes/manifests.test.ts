@@ -56,7 +56,7 @@ describe('hookbox k8s manifests', () => {
   );
 
   it('the YAML stream parses back to the same objects', () => {
-    const parsed = parseAllDocuments(manifestsYaml(options)).map((doc) => doc.toJS());
+    const parsed = parseAllDocuments(manifestsYaml(options)).map((doc) => doc.toJS() as unknown);
     expect(parsed).toEqual(JSON.parse(JSON.stringify(objects)));
   });
 

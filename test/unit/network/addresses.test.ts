@@ -97,7 +97,7 @@ describe('refusalFor: the address rules', () => {
 describe('address parsing', () => {
   it('parses IPv4, IPv6, brackets, zones and embedded IPv4', () => {
     expect(addressBytes('1.2.3.4')).toEqual([1, 2, 3, 4]);
-    expect(addressBytes('[::1]')).toEqual([...Array(15).fill(0), 1]);
+    expect(addressBytes('[::1]')).toEqual([...Array<number>(15).fill(0), 1]);
     expect(addressBytes('::ffff:1.2.3.4')?.slice(10)).toEqual([255, 255, 1, 2, 3, 4]);
     expect(addressBytes('1.2.3')).toBeUndefined();
     expect(addressBytes('1:2:3:4:5:6:7:8:9')).toBeUndefined();

@@ -12,6 +12,7 @@ import {
 } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
+import { text as bodyText } from 'node:stream/consumers';
 import type { Allowlist } from '../../../src/network/allowlist.js';
 import { EgressProxy, type EgressProxyOptions } from '../../../src/network/egress-proxy.js';
 import type { EgressRecord } from '../../../src/record/egress-record.js';
@@ -37,7 +38,7 @@ export async function listen(server: Server | ReturnType<typeof createTcpServer>
 function recordingHandler(seen: Seen[], answer = '{"decision": "allow"}') {
   return (req: IncomingMessage, res: import('node:http').ServerResponse) => {
     let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk));
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
       seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
       res.writeHead(200, { 'content-type': 'application/json', connection: 'keep-alive' });
@@ -115,16 +116,18 @@ export async function connectVia(
       socket.on('data', (chunk: Buffer) => (result.body += chunk.toString()));
       socket.on('close', () => resolve(result));
     });
-    outgoing.on('response', async (answer: IncomingMessage) => {
-      let text = '';
-      for await (const chunk of answer) text += chunk;
-      resolve({
-        status: answer.statusCode ?? 0,
-        statusMessage: answer.statusMessage ?? '',
-        headers: answer.headers,
-        body: text,
-        socket: answer.socket,
-      });
+    outgoing.on('response', (answer: IncomingMessage) => {
+      bodyText(answer).then(
+        (body) =>
+          resolve({
+            status: answer.statusCode ?? 0,
+            statusMessage: answer.statusMessage ?? '',
+            headers: answer.headers,
+            body,
+            socket: answer.socket,
+          }),
+        reject,
+      );
     });
     outgoing.on('error', reject);
   });

@@ -24,7 +24,7 @@ describe('hooksFromModule', () => {
   it('reports a module it cannot load as the caller’s mistake', async () => {
     await expect(loadHookModule('/nonexistent/hooks.js')).rejects.toMatchObject({
       code: 'invalid_argument',
-      message: expect.stringContaining('cannot load hook module /nonexistent/hooks.js'),
+      message: expect.stringContaining('cannot load hook module /nonexistent/hooks.js') as string,
     });
   });
 });

@@ -194,7 +194,9 @@ describe('loadPolicyFile', () => {
   it('reports a file it cannot read as the caller’s mistake', async () => {
     await expect(loadPolicyFile('/nonexistent/policy.yaml')).rejects.toMatchObject({
       code: 'invalid_argument',
-      message: expect.stringContaining('cannot read policy file /nonexistent/policy.yaml'),
+      message: expect.stringContaining(
+        'cannot read policy file /nonexistent/policy.yaml',
+      ) as string,
     });
   });
 });

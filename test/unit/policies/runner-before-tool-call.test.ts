@@ -310,7 +310,7 @@ describe('HookRunner.beforeToolCall: records', () => {
         outcome: 'allow',
         reason: null,
         exit_code: null,
-        duration_ms: expect.any(Number),
+        duration_ms: expect.any(Number) as number,
       },
     ]);
   });

@@ -72,7 +72,7 @@ describe('HookRunner.onToolError', () => {
     );
     expect(outcome.records[0]).toMatchObject({
       outcome: 'error',
-      reason: expect.stringContaining('translation service down'),
+      reason: expect.stringContaining('translation service down') as string,
     });
   });
 });

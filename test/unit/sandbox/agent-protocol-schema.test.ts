@@ -38,7 +38,12 @@ describe('the agent protocol document', () => {
     expect(document.operations.run_code!.request).toMatchObject({
       type: 'object',
       additionalProperties: false,
-      required: expect.arrayContaining(['code', 'language', 'timeout_ms', 'output_cap_bytes']),
+      required: expect.arrayContaining([
+        'code',
+        'language',
+        'timeout_ms',
+        'output_cap_bytes',
+      ]) as unknown[],
     });
   });
 });

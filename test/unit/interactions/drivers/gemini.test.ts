@@ -24,12 +24,24 @@ function driver(
   });
 }
 
+/** A generateContent request as the driver sends it: the fields the tests read. */
+interface GenerateRequest {
+  contents: {
+    role: string;
+    parts: { thoughtSignature?: string; functionResponse?: { response: unknown } }[];
+  }[];
+  tools: { functionDeclarations: unknown[] }[];
+}
+
 /** One generateContent request with the key, answered by a recording. */
-function exchange(file: string, check?: (request: SeenRequest) => void): Exchange {
+function exchange(
+  file: string,
+  check?: (request: SeenRequest & { body: GenerateRequest }) => void,
+): Exchange {
   return {
     path: PATH,
     headers: { 'x-goog-api-key': KEY, authorization: null },
-    check,
+    check: check && ((request) => check({ ...request, body: request.body as GenerateRequest })),
     response: recording(`gemini/${file}`),
   };
 }
@@ -81,7 +93,7 @@ describe('GeminiDriver against recorded generateContent answers', () => {
   it('declares parametersJsonSchema as zod gives it, additionalProperties kept, $schema dropped', async () => {
     const server = await replay([
       exchange('text-answer.json', ({ body }) => {
-        const code = body.tools[0].functionDeclarations[0];
+        const code = body.tools[0]?.functionDeclarations[0];
         expect(code).toEqual({
           name: 'code_execution',
           description: 'Run bash, sh or python code in the sandbox; cwd /workspace.',
@@ -116,7 +128,7 @@ describe('GeminiDriver against recorded generateContent answers', () => {
             ],
           },
         ]);
-        expect(body.contents[1].parts[0].thoughtSignature).toMatch(/^CtQD/);
+        expect(body.contents[1]?.parts[0]?.thoughtSignature).toMatch(/^CtQD/);
         expect(body.tools).toEqual(ALL_DECLARATIONS);
       }),
     ]);
@@ -356,7 +368,7 @@ describe('GeminiDriver against recorded generateContent answers', () => {
     const server = await replay([
       exchange('call-list-workspace.json'),
       exchange('answer-after-listing.json', ({ body }) => {
-        expect(body.contents.at(-1).parts[0].functionResponse.response).toEqual({
+        expect(body.contents.at(-1)?.parts[0]?.functionResponse?.response).toEqual({
           error: 'code_execution: language must be "bash", "python" or "sh"',
         });
       }),

@@ -27,12 +27,21 @@ function driver(baseUrl: string, options: { apiKey?: string; timeoutMs?: number 
   });
 }
 
+/** A chat-completions request as the driver sends it: the fields the tests read. */
+interface ChatRequest {
+  messages: { role: string; content: string | null; [field: string]: unknown }[];
+  tools: { function: { name: string; parameters: unknown } }[];
+}
+
 /** One chat-completions request with the key, answered by a recording. */
-function exchange(file: string, check?: (request: SeenRequest) => void): Exchange {
+function exchange(
+  file: string,
+  check?: (request: SeenRequest & { body: ChatRequest }) => void,
+): Exchange {
   return {
     path: PATH,
     headers: { authorization: `Bearer ${KEY}`, 'x-goog-api-key': null },
-    check,
+    check: check && ((request) => check({ ...request, body: request.body as ChatRequest })),
     response: recording(`openai/${file}`),
   };
 }
@@ -79,7 +88,7 @@ describe('OpenAIDriver against recorded chat-completions answers', () => {
           ],
           tools: ALL_TOOLS,
         });
-        expect(body.tools[0].function.parameters).toEqual({
+        expect(body.tools[0]?.function.parameters).toEqual({
           type: 'object',
           properties: {
             code: { type: 'string' },
@@ -218,10 +227,10 @@ describe('OpenAIDriver against recorded chat-completions answers', () => {
           {
             role: 'tool',
             tool_call_id: 'Y2xH5Sz0mYqXHk1mRB8V6w0r8c0pWq2z',
-            content: expect.any(String),
+            content: expect.any(String) as string,
           },
         ]);
-        const { error } = JSON.parse(body.messages[2].content) as { error: string };
+        const { error } = JSON.parse(body.messages[2]?.content ?? '') as { error: string };
         expect(error).toMatch(/^The call was not run: its arguments are not valid JSON \(/);
         expect(error).toContain('{"path": "/workspace/notes.txt", "content": "hello');
       }),

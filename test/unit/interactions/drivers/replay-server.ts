@@ -24,9 +24,8 @@ export interface SeenRequest {
   headers: IncomingHttpHeaders;
   /** When it arrived (Date.now()). */
   at: number;
-  // The parsed JSON body; tests look into it freely.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  body: any;
+  /** The parsed JSON body (each driver's test says which shape it expects). */
+  body: unknown;
 }
 
 /** One expected request and the recorded answer it gets. */

@@ -70,8 +70,11 @@ export {
   resolveToolCall,
   type VocabularyId,
 } from './tools/registry.js';
-export type { ContainerClient } from './sandbox/container-client.js';
-export { DockerContainerClient } from './sandbox/docker-container-client.js';
+export { backendOf, type Backend, type ContainerClient } from './sandbox/backend.js';
+export type { ContainerRuntime } from './sandbox/container-runtime.js';
+export type { ImageStore } from './sandbox/image-store.js';
+export type { NetworkStore } from './sandbox/network-store.js';
+export { DockerBackend } from './sandbox/docker-backend.js';
 export { ensureImage, imageTags } from './sandbox/image.js';
 export {
   HookboxError,

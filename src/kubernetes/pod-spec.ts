@@ -1,5 +1,5 @@
 import type { V1Pod, V1Volume, V1VolumeMount } from '@kubernetes/client-node';
-import type { SandboxContainerSpec } from '../sandbox/container-client.js';
+import type { SandboxContainerSpec } from '../sandbox/container-runtime.js';
 import { SANDBOX_DEFAULTS } from '../sandbox/sandbox-options.js';
 
 /** Where and how the Kubernetes backend makes sandbox pods (docs/kubernetes.md). */

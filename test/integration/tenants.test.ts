@@ -10,14 +10,14 @@ import { Controller } from '../../src/environments/controller.js';
 import type { Interaction } from '../../src/interactions/schema.js';
 import { auditLogPath, readAuditLog } from '../../src/record/audit-log.js';
 import { createLogger } from '../../src/record/logger.js';
-import { DockerContainerClient } from '../../src/sandbox/docker-container-client.js';
+import { DockerBackend } from '../../src/sandbox/docker-backend.js';
 import { LABEL_CONTROLLER, LABEL_MANAGED } from '../../src/sandbox/labels.js';
 import { loadTenantKeys, startServer, type RunningServer } from '../../src/server/index.js';
 import { codeCall, scripted, SECURITY_GATE_REQUEST } from '../unit/interactions/gemini-requests.js';
 import { apiErrorOf } from './api-error.js';
 
 const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'silent' });
-const docker = new DockerContainerClient(logger);
+const docker = new DockerBackend(logger);
 const ALICE = 'alice-key-0001';
 const BOB = 'bob-key-00002';
 const ADMIN = 'admin-key-0003';
@@ -89,7 +89,7 @@ async function containersOf(server: RunningServer): Promise<number> {
     `${LABEL_CONTROLLER}=${server.service.controller.identity.id}`,
     'dev.hookbox.role=sandbox',
   ];
-  return (await docker.listContainers(filter)).length;
+  return (await docker.runtime.listContainers(filter)).length;
 }
 
 async function resourcesOf(
@@ -100,8 +100,8 @@ async function resourcesOf(
     `${LABEL_CONTROLLER}=${server.service.controller.identity.id}`,
   ];
   const [containers, volumes] = await Promise.all([
-    docker.listContainers(filter),
-    docker.listVolumes(filter),
+    docker.runtime.listContainers(filter),
+    docker.runtime.listVolumes(filter),
   ]);
   return { containers: containers.length, volumes: volumes.length };
 }

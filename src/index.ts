@@ -39,7 +39,7 @@ export {
   type CredentialInput,
 } from './credentials/credentials.js';
 export { SECRET_KEY_VARIABLE, secretKeyOf } from './credentials/secret-key.js';
-export type { ToolEnvValue } from './environments/tool-env.js';
+export type { ToolEnvValue } from './tools/tool-env.js';
 export type { EgressTesting } from './network/egress-proxy.js';
 export type { EgressSettings } from './network/environment-egress.js';
 export { placeSources, type InlineSource, type PlacedSource } from './config/sources.js';

@@ -32,7 +32,7 @@ export default tseslint.config(
     },
     rules: {
       // An async function turns a throw into a rejection; the ones without an await implement
-      // promise-returning interfaces (ContainerClient, the stores) whose callers rely on that.
+      // promise-returning interfaces (the backend parts, the stores) whose callers rely on that.
       '@typescript-eslint/require-await': 'off',
       // Unions such as `'none' | string` name the documented values for readers and editors.
       '@typescript-eslint/no-redundant-type-constituents': 'off',

@@ -157,7 +157,7 @@ export class Sandbox {
   }
 
   /**
-   * The engine's list of changes to the container's root filesystem (src/sandbox/container-client.ts);
+   * The engine's list of changes to the container's root filesystem (src/sandbox/container-runtime.ts);
    * undefined where the engine cannot tell.
    */
   rootFilesystemChanges(): Promise<string[] | undefined> {

@@ -9,8 +9,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { podName, sandboxPod, splitLabels } from '../../../src/kubernetes/pod-spec.js';
 import { sandboxNetworkPolicy } from '../../../src/kubernetes/manifests.js';
 import { createLogger } from '../../../src/record/logger.js';
-import type { ContainerClient } from '../../../src/sandbox/backend.js';
-import type { SandboxContainerSpec } from '../../../src/sandbox/container-runtime.js';
+import type {
+  ContainerRuntime,
+  SandboxContainerSpec,
+} from '../../../src/sandbox/container-runtime.js';
 import { DockerBackend } from '../../../src/sandbox/docker-backend.js';
 import { LABEL_ROLE } from '../../../src/sandbox/labels.js';
 import { SANDBOX_PATHS } from '../../../src/sandbox/protocol/paths.js';
@@ -29,7 +31,7 @@ async function specFor(options: Parameters<typeof Sandbox.create>[0]['options'])
       captured = spec;
       throw new Error('captured');
     },
-  } as unknown as ContainerClient;
+  } as unknown as ContainerRuntime;
   await expect(
     Sandbox.create({
       client,

@@ -22,31 +22,40 @@ export const FLOORS = [
   },
   {
     name: 'language',
-    why: 'what hooks and tools are: hooks.json and sources, tool vocabularies, matchers, dialects, the hook engine, policies',
-    paths: ['^src/config/', '^src/tools/', '^src/hooks/', '^src/policies/'],
+    why: 'what hooks and tools are: hooks.json and sources, matchers, tool vocabularies',
+    paths: ['^src/config/', '^src/tools/'],
   },
   { name: 'state', why: 'the persistence layer (SQLite, PostgreSQL)', paths: ['^src/state/'] },
   {
     name: 'sandbox',
-    why: 'one sandbox: container, volumes, agent connection, image',
+    why: 'one sandbox, whatever runs it: the backend interfaces, volumes and disks, the agent connection, the image',
     paths: ['^src/sandbox/'],
   },
   {
     name: 'services',
-    why: 'what an environment is made with: network, credentials, templates, tenants, agents, the Kubernetes backend',
+    why: 'what an environment is made with: network, credentials, templates, tenants, agents',
     paths: [
       '^src/network/',
       '^src/credentials/',
       '^src/templates/',
       '^src/tenants/',
       '^src/agents/',
-      '^src/kubernetes/',
     ],
   },
   {
+    name: 'backends',
+    why: 'the engines that implement the sandbox interfaces (Docker, Kubernetes) and their deployment',
+    paths: ['^src/backends/'],
+  },
+  {
+    name: 'hooks',
+    why: "the hooks engine: sandbox gates, controller hooks, dialects, approvals, other agents' hooks imported",
+    paths: ['^src/hooks/'],
+  },
+  {
     name: 'controller',
-    why: 'environments and their controller, snapshots and forks',
-    paths: ['^src/environments/', '^src/snapshots/'],
+    why: 'the controller and its environments, the call path, snapshots and forks',
+    paths: ['^src/controller/', '^src/snapshots/'],
   },
   {
     name: 'interactions',

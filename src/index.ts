@@ -14,15 +14,15 @@
  * await environment.delete();
  * ```
  */
-export { Controller, type ControllerOptions } from './environments/controller.js';
+export { Controller, type ControllerOptions } from './controller/controller.js';
 export type { SnapshotOptions } from './snapshots/snapshot-options.js';
 export type { SnapshotRow } from './snapshots/snapshot-rows.js';
 export type { SnapshotInfo } from './snapshots/snapshot-schema.js';
-export { Environment, type CallOutcome } from './environments/environment.js';
+export { Environment, type CallOutcome } from './controller/environment.js';
 export {
   ENVIRONMENT_DEFAULTS,
   type EnvironmentOptions,
-} from './environments/environment-options.js';
+} from './controller/environment-options.js';
 export { SANDBOX_DEFAULTS, type SandboxOptions } from './sandbox/sandbox-options.js';
 export {
   Allowlist,
@@ -54,11 +54,11 @@ export {
   type CommandHandler,
   type HttpHandler,
 } from './config/hooks-config.js';
-export { compileMatcher, type ToolMatcher } from './hooks/matcher.js';
+export { compileMatcher, type ToolMatcher } from './config/matcher.js';
 export { decidePre, decidePost, type HandlerRun, type PreDecision } from './hooks/decision.js';
 // Hook dialects and `ask` (docs/dialects.md).
 export type { HookDialect } from './config/hooks-config.js';
-export type { Approver, ApprovalRequest, ApprovalState } from './environments/approvals.js';
+export type { Approver, ApprovalRequest, ApprovalState } from './hooks/approvals.js';
 export { importHooks, type ImportReport } from './hooks/import/import-hooks.js';
 export type { ApprovalStore, PendingApproval } from './interactions/approval-store.js';
 export { readAuditLog, auditLogPath, type AuditEntry } from './record/audit-log.js';
@@ -74,7 +74,7 @@ export { backendOf, type Backend, type ContainerClient } from './sandbox/backend
 export type { ContainerRuntime } from './sandbox/container-runtime.js';
 export type { ImageStore } from './sandbox/image-store.js';
 export type { NetworkStore } from './sandbox/network-store.js';
-export { DockerBackend } from './sandbox/docker-backend.js';
+export { DockerBackend } from './backends/docker/docker-backend.js';
 export { ensureImage, imageTags } from './sandbox/image.js';
 export {
   HookboxError,
@@ -159,9 +159,9 @@ export {
   type Hook,
   type HookEventName,
   type PolicyRule,
-} from './policies/index.js';
-export { WarmPool, type WarmPoolOptions } from './environments/warm-pool.js';
-export { reapOrphans, type ReapResult } from './environments/reaper.js';
+} from './hooks/controller-hooks/index.js';
+export { WarmPool, type WarmPoolOptions } from './controller/warm-pool.js';
+export { reapOrphans, type ReapResult } from './controller/reaper.js';
 export { StateStore } from './state/state-store.js';
 export { SqliteInteractionStore } from './state/sqlite-interaction-store.js';
 export { fixtureSchema, fixtureJsonSchema, type Fixture } from './testing/fixture-schema.js';

@@ -1,6 +1,6 @@
 import { UserError } from '../errors/index.js';
-import { KubernetesRuntime } from '../kubernetes/kubernetes-runtime.js';
-import { checkImageReference, checkNamespace } from '../kubernetes/object-names.js';
+import { KubernetesRuntime } from '../backends/kubernetes/kubernetes-runtime.js';
+import { checkImageReference, checkNamespace } from '../backends/kubernetes/object-names.js';
 import type { Logger } from '../record/logger.js';
 import type { Backend } from '../sandbox/backend.js';
 import { parseRuntimeClasses } from './commands/k8s.js';

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SystemError } from '../../src/errors/index.js';
 import { newControllerId, newEnvironmentId } from '../../src/ids.js';
 import { createLogger } from '../../src/record/logger.js';
-import { DockerBackend } from '../../src/sandbox/docker-backend.js';
+import { DockerBackend } from '../../src/backends/docker/docker-backend.js';
 import { imageTags } from '../../src/sandbox/image.js';
 import { LABEL_ENVIRONMENT } from '../../src/sandbox/labels.js';
 import { PROTOCOL_VERSION } from '../../src/sandbox/protocol/index.js';

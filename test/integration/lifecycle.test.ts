@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { placeSources } from '../../src/config/sources.js';
-import { Controller } from '../../src/environments/controller.js';
+import { Controller } from '../../src/controller/controller.js';
 import { SystemError, UserError } from '../../src/errors/index.js';
 import { createLogger } from '../../src/record/logger.js';
 import type { SandboxContainerSpec } from '../../src/sandbox/container-runtime.js';
-import { DockerBackend } from '../../src/sandbox/docker-backend.js';
-import type { DockerRuntime } from '../../src/sandbox/docker-runtime.js';
+import { DockerBackend } from '../../src/backends/docker/docker-backend.js';
+import type { DockerRuntime } from '../../src/backends/docker/docker-runtime.js';
 import { hooksJson, inline, rule, useController } from './helpers.js';
 
 const controller = useController();

@@ -7,7 +7,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLogPath, readAuditLog } from '../../src/record/audit-log.js';
 import { createLogger } from '../../src/record/logger.js';
-import { DockerBackend } from '../../src/sandbox/docker-backend.js';
+import { DockerBackend } from '../../src/backends/docker/docker-backend.js';
 import { LABEL_CONTROLLER_PID, LABEL_MANAGED } from '../../src/sandbox/labels.js';
 import { sourcesDir } from './cli-helpers.js';
 import {

@@ -7,12 +7,12 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Controller } from '../../src/environments/controller.js';
+import { Controller } from '../../src/controller/controller.js';
 import { UserError } from '../../src/errors/index.js';
 import { createLogger } from '../../src/record/logger.js';
 import type { SandboxContainerSpec } from '../../src/sandbox/container-runtime.js';
-import { DockerBackend } from '../../src/sandbox/docker-backend.js';
-import type { DockerRuntime } from '../../src/sandbox/docker-runtime.js';
+import { DockerBackend } from '../../src/backends/docker/docker-backend.js';
+import type { DockerRuntime } from '../../src/backends/docker/docker-runtime.js';
 import { hooksJson } from './helpers.js';
 import {
   bash,

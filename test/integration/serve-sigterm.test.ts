@@ -10,9 +10,9 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Hookbox } from '../../src/client/index.js';
-import { reapOrphans } from '../../src/environments/reaper.js';
+import { reapOrphans } from '../../src/controller/reaper.js';
 import { createLogger } from '../../src/record/logger.js';
-import { DockerBackend } from '../../src/sandbox/docker-backend.js';
+import { DockerBackend } from '../../src/backends/docker/docker-backend.js';
 import { LABEL_ENVIRONMENT } from '../../src/sandbox/labels.js';
 
 const KEY = 'sigterm-test-key';

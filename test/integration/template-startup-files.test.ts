@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/record/logger.js';
-import { DockerBackend } from '../../src/sandbox/docker-backend.js';
+import { DockerBackend } from '../../src/backends/docker/docker-backend.js';
 import { templateTag } from '../../src/templates/template-image.js';
 import { cli } from './cli-helpers.js';
 

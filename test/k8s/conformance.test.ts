@@ -5,9 +5,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Controller } from '../../src/environments/controller.js';
-import type { Environment } from '../../src/environments/environment.js';
-import { KubernetesRuntime } from '../../src/kubernetes/kubernetes-runtime.js';
+import { Controller } from '../../src/controller/controller.js';
+import type { Environment } from '../../src/controller/environment.js';
+import { KubernetesRuntime } from '../../src/backends/kubernetes/kubernetes-runtime.js';
 import { createLogger } from '../../src/record/logger.js';
 import { LABEL_MANAGED } from '../../src/sandbox/labels.js';
 

@@ -1,6 +1,6 @@
 import { defaultLogger } from '../../record/logger.js';
-import { DockerBackend } from '../../sandbox/docker-backend.js';
-import { describeNoEngine, dockerHostOf } from '../../sandbox/docker-host.js';
+import { DockerBackend } from '../../backends/docker/docker-backend.js';
+import { describeNoEngine, dockerHostOf } from '../../backends/docker/docker-host.js';
 import { imageStatus } from '../../sandbox/image.js';
 import { listTemplates } from '../../templates/template-image.js';
 import type { CliIo } from '../io.js';

@@ -3,11 +3,11 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { kubernetesBackend } from '../../../src/cli/kubernetes-backend.js';
-import { KubernetesRuntime } from '../../../src/kubernetes/kubernetes-runtime.js';
+import { KubernetesRuntime } from '../../../src/backends/kubernetes/kubernetes-runtime.js';
 import { createLogger } from '../../../src/record/logger.js';
 import { imagesOf, networksOf } from '../../../src/sandbox/backend.js';
 import type { ContainerRuntime } from '../../../src/sandbox/container-runtime.js';
-import { DockerBackend } from '../../../src/sandbox/docker-backend.js';
+import { DockerBackend } from '../../../src/backends/docker/docker-backend.js';
 
 const logger = createLogger({ level: 'silent' });
 

@@ -3,8 +3,8 @@
 // one. Pure logic: stand-in runtimes record what is asked of them; Docker's parts are checked over a
 // stand-in for dockerode (test/integration drives the real engine through every caller).
 import { describe, expect, it } from 'vitest';
-import { reapOrphans } from '../../../src/environments/reaper.js';
-import { makeSandbox } from '../../../src/environments/controller-sandboxes.js';
+import { reapOrphans } from '../../../src/controller/reaper.js';
+import { makeSandbox } from '../../../src/controller/controller-sandboxes.js';
 import { UserError } from '../../../src/errors/errors.js';
 import type { Allowlist } from '../../../src/network/allowlist.js';
 import { createLogger } from '../../../src/record/logger.js';
@@ -16,7 +16,7 @@ import {
   type ContainerClient,
 } from '../../../src/sandbox/backend.js';
 import type { ContainerRuntime } from '../../../src/sandbox/container-runtime.js';
-import { DockerBackend } from '../../../src/sandbox/docker-backend.js';
+import { DockerBackend } from '../../../src/backends/docker/docker-backend.js';
 import type { ImageStore } from '../../../src/sandbox/image-store.js';
 import { LABEL_ENVIRONMENT, ownershipLabels } from '../../../src/sandbox/labels.js';
 import type { NetworkStore } from '../../../src/sandbox/network-store.js';

@@ -13,7 +13,7 @@ import {
 } from '../../../src/snapshots/snapshot-rows.js';
 import { Snapshots } from '../../../src/snapshots/snapshots.js';
 import type { ContainerRuntime } from '../../../src/sandbox/container-runtime.js';
-import type { Environment } from '../../../src/environments/environment.js';
+import type { Environment } from '../../../src/controller/environment.js';
 import type { Logger } from '../../../src/record/logger.js';
 import type { FillTarget } from '../../../src/sandbox/sandbox-create.js';
 import { FillBatch, fillPlan, snapshotPlan } from '../../../src/snapshots/workspace-fill.js';

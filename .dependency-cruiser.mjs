@@ -104,18 +104,6 @@ export const KNOWN_ARROWS_UP = [
   ['src/state/sqlite-interaction-store.ts', 'src/interactions/schema.ts'],
   ['src/state/sqlite-interaction-store.ts', 'src/interactions/store.ts'],
   ['src/state/sqlite-interaction-store.ts', 'src/interactions/stored-upgrade.ts'],
-  // Agents are defined by the interaction request they make (a driver, a request schema).
-  ['src/agents/agents.ts', 'src/interactions/drivers/index.ts'],
-  ['src/agents/agents.ts', 'src/interactions/request.ts'],
-  ['src/agents/agents.ts', 'src/interactions/request-schema.ts'],
-  // Credentials' environment variables are parsed by the environment's tool-env rules.
-  ['src/credentials/environment-credentials.ts', 'src/controller/tool-env.ts'],
-  // Tenant quotas read the controller's environments and snapshots.
-  ['src/tenants/tenant-disk.ts', 'src/controller/controller.ts'],
-  ['src/tenants/tenant-disk.ts', 'src/snapshots/snapshot-rows.ts'],
-  // The API service's snapshot methods sit in snapshots/ but work on the service's environments
-  // (leases, quotas): they belong on the interactions floor with the rest of the service.
-  ['src/snapshots/service-snapshots.ts', 'src/interactions/service-environments.ts'],
 ];
 
 const named = (patterns) => patterns.join('|');

@@ -33,7 +33,7 @@ export default tseslint.config(
     },
     rules: {
       // An async function turns a throw into a rejection; the ones without an await implement
-      // promise-returning interfaces (ContainerClient, the stores) whose callers rely on that.
+      // promise-returning interfaces (the backend parts, the stores) whose callers rely on that.
       '@typescript-eslint/require-await': 'off',
       // Unions such as `'none' | string` name the documented values for readers and editors.
       '@typescript-eslint/no-redundant-type-constituents': 'off',
@@ -48,7 +48,7 @@ export default tseslint.config(
   },
   {
     // Attach.attach answers a `ws` WebSocket, whose types (@types/ws) the project does not install.
-    files: ['src/backends/kubernetes/kubernetes-container-client.ts'],
+    files: ['src/backends/kubernetes/kubernetes-runtime.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-assignment': 'off',
       '@typescript-eslint/no-unsafe-call': 'off',

@@ -43,7 +43,7 @@ try {
   // Resolve (and build, for a shipped template used the first time) before timing anything.
   for (const template of TEMPLATES) {
     const image = await cold.templates.resolve(template);
-    sizes.set(template, (await cold.client.inspectImage(image))?.sizeBytes ?? 0);
+    sizes.set(template, (await cold.backend.images?.inspectImage(image))?.sizeBytes ?? 0);
   }
   for (let round = 0; round < ROUNDS; round++)
     for (const template of TEMPLATES) {

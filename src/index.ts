@@ -19,7 +19,10 @@ export type { SnapshotOptions } from './snapshots/snapshot-options.js';
 export type { SnapshotRow } from './snapshots/snapshot-rows.js';
 export type { SnapshotInfo } from './snapshots/snapshot-schema.js';
 export { Environment, type CallOutcome } from './controller/environment.js';
-export { ENVIRONMENT_DEFAULTS, type EnvironmentOptions } from './controller/environment-options.js';
+export {
+  ENVIRONMENT_DEFAULTS,
+  type EnvironmentOptions,
+} from './controller/environment-options.js';
 export { SANDBOX_DEFAULTS, type SandboxOptions } from './sandbox/sandbox-options.js';
 export {
   Allowlist,
@@ -36,7 +39,7 @@ export {
   type CredentialInput,
 } from './credentials/credentials.js';
 export { SECRET_KEY_VARIABLE, secretKeyOf } from './credentials/secret-key.js';
-export type { ToolEnvValue } from './controller/tool-env.js';
+export type { ToolEnvValue } from './tools/tool-env.js';
 export type { EgressTesting } from './network/egress-proxy.js';
 export type { EgressSettings } from './network/environment-egress.js';
 export { placeSources, type InlineSource, type PlacedSource } from './config/sources.js';
@@ -67,8 +70,11 @@ export {
   resolveToolCall,
   type VocabularyId,
 } from './tools/registry.js';
-export type { ContainerClient } from './sandbox/container-client.js';
-export { DockerContainerClient } from './backends/docker/docker-container-client.js';
+export { backendOf, type Backend, type ContainerClient } from './sandbox/backend.js';
+export type { ContainerRuntime } from './sandbox/container-runtime.js';
+export type { ImageStore } from './sandbox/image-store.js';
+export type { NetworkStore } from './sandbox/network-store.js';
+export { DockerBackend } from './backends/docker/docker-backend.js';
 export { ensureImage, imageTags } from './sandbox/image.js';
 export {
   HookboxError,

@@ -1,32 +1,35 @@
 // Stored agents (docs/agents.md): a base agent (the driver that runs it), a base environment (the
 // gates and files every interaction with it starts from), instructions and tools, kept per tenant.
-import { z } from 'zod';
 import { UserError } from '../errors/errors.js';
-import type { DriverRegistry } from '../interactions/drivers/index.js';
-import { parseWithSchema } from '../interactions/request.js';
-import { environmentSpecSchema, toolSchema } from '../interactions/request-schema.js';
 import type { Caller } from '../tenants/tenant.js';
 import type { AgentRow, AgentRows } from './agent-rows.js';
 
 /** An id a client chooses: lowercase letters, digits and hyphens, starting with a letter. */
-const AGENT_ID = /^[a-z][a-z0-9-]{0,62}$/;
+export const AGENT_ID = /^[a-z][a-z0-9-]{0,62}$/;
 
-export const agentSchema = z.strictObject({
-  id: z.string().regex(AGENT_ID, {
-    error: 'must be 1-63 lowercase letters, digits or hyphens, starting with a letter',
-  }),
-  base_agent: z
-    .string()
-    .min(1, { error: 'must name the agent that runs it, e.g. "scripted" or a Gemini model' }),
-  base_environment: environmentSpecSchema.optional(),
-  system_instruction: z.string().optional(),
-  tools: z.array(toolSchema).optional(),
-  agent_config: z.record(z.string(), z.unknown()).optional(),
-  description: z.string().optional(),
-});
+/**
+ * A checked agent definition. Its schema is the interaction request's (the base environment and
+ * tools are the request's own fields), so it is checked on that floor:
+ * src/interactions/agent-definition.ts.
+ */
+export type AgentDefinition = {
+  id: string;
+  base_agent: string;
+  base_environment?: unknown;
+  system_instruction?: string;
+  tools?: unknown[];
+  agent_config?: Record<string, unknown>;
+  description?: string;
+};
+
+/**
+ * Checks a definition as a client sent it: its shape, and that `base_agent` is an agent hookbox
+ * knows and `id` none it runs itself. A {@link UserError} names the field at fault.
+ */
+export type AgentDefinitionCheck = (input: unknown) => Promise<AgentDefinition>;
 
 /** An agent as the API shows it: the definition it was created with, and when. */
-export type Agent = z.output<typeof agentSchema> & { created: string };
+export type Agent = AgentDefinition & { created: string };
 
 /** Two tenants may both have an agent `reviewer` (docs/tenants.md): rows are keyed by both. */
 const rowIdOf = (id: string, tenant: string | null) => `${id}@${tenant ?? ''}`;
@@ -41,40 +44,13 @@ const tenantOf = (caller: Caller | undefined) => caller?.tenant ?? null;
 export class Agents {
   constructor(private readonly rows: AgentRows) {}
 
-  /** Checks and stores a definition; `base_agent` must be an agent hookbox knows. */
+  /** Checks (with `check`) and stores a definition; an id the tenant has is a conflict. */
   async create(
     input: unknown,
     caller: Caller | undefined,
-    drivers: DriverRegistry,
+    check: AgentDefinitionCheck,
   ): Promise<Agent> {
-    const made = parseWithSchema(agentSchema, input, 'agent');
-    try {
-      await drivers.resolve(made.base_agent);
-    } catch (error) {
-      // A known agent this server cannot run yet (no key set) may still be defined.
-      if (error instanceof UserError && error.code === 'invalid_argument')
-        throw new UserError(
-          'invalid_argument',
-          `base_agent: ${error.message.replace(/^agent: /, '')}`,
-          {
-            details: { field: 'base_agent' },
-          },
-        );
-    }
-    // An id that names an agent hookbox runs itself would hide it from the tenant (docs/agents.md).
-    if (
-      await drivers.resolve(made.id).then(
-        () => true,
-        (error: unknown) => !(error instanceof UserError && error.code === 'invalid_argument'),
-      )
-    )
-      throw new UserError(
-        'invalid_argument',
-        `id: ${JSON.stringify(made.id)} names an agent hookbox runs itself; choose another`,
-        {
-          details: { field: 'id' },
-        },
-      );
+    const made = await check(input);
     const id = rowIdOf(made.id, tenantOf(caller));
     if (await this.rows.get(id))
       throw new UserError('conflict', `id: agent ${JSON.stringify(made.id)} exists`, {

@@ -4,14 +4,17 @@ import type { Hook } from '../hooks/controller-hooks/hook.js';
 import type { AuditRetention } from '../record/audit-retention.js';
 import type { Logger } from '../record/logger.js';
 import type { EgressSettings } from '../network/environment-egress.js';
-import type { ContainerClient } from '../sandbox/container-client.js';
+import type { Backend } from '../sandbox/backend.js';
 import type { BuildProgress } from '../sandbox/image.js';
 import { checkRuntimeName, SANDBOX_DEFAULTS } from '../sandbox/sandbox-options.js';
 import type { WarmPoolOptions } from './warm-pool.js';
 
 export interface ControllerOptions {
-  /** The container engine. @default a DockerContainerClient on the local Docker socket */
-  client?: ContainerClient;
+  /**
+   * Where sandboxes run (docs/kubernetes.md, "What each backend offers").
+   * @default a DockerBackend on the local Docker socket
+   */
+  backend?: Backend;
   logger?: Logger;
   /** Folder for audit logs. @default $HOOKBOX_HOME or ~/.hookbox */
   home?: string;

@@ -3,7 +3,7 @@ import type { AuditRetention } from '../record/audit-retention.js';
 import { pruneAuditLogs } from '../record/audit-retention.js';
 import type { Logger } from '../record/logger.js';
 import { socketRootOf } from '../network/socket-folders.js';
-import type { ContainerClient } from '../sandbox/container-client.js';
+import type { Backend } from '../sandbox/backend.js';
 import { LABEL_ENVIRONMENT } from '../sandbox/labels.js';
 import { diskRootOf } from '../sandbox/workspace-disk.js';
 import type { ControllerStateStore } from '../state/store.js';
@@ -16,7 +16,7 @@ import {
 } from './reaper.js';
 
 export interface Leftovers {
-  client: ContainerClient;
+  backend: Backend;
   logger: Logger;
   home: string;
   state: ControllerStateStore | undefined;
@@ -27,7 +27,7 @@ export interface Leftovers {
 
 /** Orphans: made by a controller that is gone, and not listed in this controller's state. */
 export async function reapLeftovers({
-  client,
+  backend,
   logger,
   home,
   state,
@@ -37,14 +37,14 @@ export async function reapLeftovers({
   const listed = new Set((await state?.environments())?.map((row) => row.id));
   // Replicas of one database judge its resources by its listing (docs/operations.md, Orphans).
   const ownDatabase = state?.shared ? state.location : undefined;
-  const reaped = await reapOrphans(client, (labels) => {
+  const reaped = await reapOrphans(backend, (labels) => {
     const environmentId = labels[LABEL_ENVIRONMENT] ?? '';
     return !listed.has(environmentId) && ownerGone(labels, ownDatabase);
   });
-  const socketFolders = await reapSocketFolders(client, socketRootOf(home, socketDir));
-  const disks = await reapWorkspaceDisks(client, diskRootOf(home));
+  const socketFolders = await reapSocketFolders(backend.runtime, socketRootOf(home, socketDir));
+  const disks = await reapWorkspaceDisks(backend.runtime, diskRootOf(home));
   const auditLogs = auditRetention
-    ? pruneAuditLogs(home, auditRetention, await liveEnvironmentIds(client))
+    ? pruneAuditLogs(home, auditRetention, await liveEnvironmentIds(backend.runtime))
     : [];
   if (auditLogs.length > 0) logger.info({ auditLogs }, 'removed audit logs past retention');
   if (

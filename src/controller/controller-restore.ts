@@ -1,9 +1,9 @@
 // Re-attaching to an environment listed in durable state, after a restart or for another replica.
+import type { ContainerRuntime } from '../sandbox/container-runtime.js';
 import { z } from 'zod';
 import { EMPTY_HOOKS_CONFIG, parseHooksConfig, type HooksConfig } from '../config/hooks-config.js';
 import type { Observers } from '../record/observations.js';
 import type { Logger } from '../record/logger.js';
-import type { ContainerClient } from '../sandbox/container-client.js';
 import { Sandbox } from '../sandbox/sandbox.js';
 import { VOLUME_ROLES, volumeName } from '../sandbox/sandbox-volumes.js';
 import type { ControllerStateStore, EnvironmentRow } from '../state/store.js';
@@ -33,7 +33,7 @@ const storedRecipeSchema = z.object({
 
 /** What re-attaching needs of the controller. */
 export interface Reattaching {
-  client: ContainerClient;
+  client: ContainerRuntime;
   logger: Logger;
   state: ControllerStateStore;
   observers: Observers;

@@ -4,7 +4,7 @@ import type { Allowlist } from '../network/allowlist.js';
 import type { EgressRecord } from '../record/egress-record.js';
 import { EnvironmentEgress, type EgressSettings } from '../network/environment-egress.js';
 import type { Logger } from '../record/logger.js';
-import type { ContainerClient } from '../sandbox/container-client.js';
+import { networksOf, type Backend } from '../sandbox/backend.js';
 import { Sandbox, type ControllerIdentity } from '../sandbox/sandbox.js';
 import { diskRootOf } from '../sandbox/workspace-disk.js';
 import type { EnvironmentOptions } from './environment-options.js';
@@ -12,7 +12,7 @@ import type { WorkspaceFill } from '../sandbox/sandbox-create.js';
 
 /** What making a sandbox needs of the controller. */
 export interface SandboxMaking {
-  client: ContainerClient;
+  backend: Backend;
   logger: Logger;
   identity: ControllerIdentity;
   home: string;
@@ -36,7 +36,8 @@ export async function makeSandbox(
   // The way out first (the sandbox needs the relay's address); the sandbox then owns it.
   const egress = network
     ? await EnvironmentEgress.create({
-        client: maker.client,
+        client: maker.backend.runtime,
+        networks: networksOf(maker.backend, 'an allowlist', 'network.allowlist'),
         logger: maker.logger,
         controller: maker.identity,
         environmentId,
@@ -48,7 +49,7 @@ export async function makeSandbox(
       })
     : undefined;
   return Sandbox.create({
-    client: maker.client,
+    client: maker.backend.runtime,
     logger: maker.logger,
     controller: maker.identity,
     environmentId,

@@ -1,8 +1,8 @@
 // What Controller.start readies before the controller exists: engine, image, state, pools, reaping.
 import { hookboxHome } from '../paths.js';
 import { defaultLogger, type Logger } from '../record/logger.js';
-import type { ContainerClient } from '../sandbox/container-client.js';
-import { DockerContainerClient } from '../backends/docker/docker-container-client.js';
+import { imagesOf, type Backend } from '../sandbox/backend.js';
+import { DockerBackend } from '../backends/docker/docker-backend.js';
 import { ensureEngine } from '../backends/docker/engine.js';
 import { ensureImage } from '../sandbox/image.js';
 import { PostgresStateStore } from '../state/postgres-state-store.js';
@@ -15,7 +15,7 @@ import { reapEvery, reapLeftovers } from './controller-reaping.js';
 import type { WarmPoolOptions } from './warm-pool.js';
 
 export interface Prepared {
-  client: ContainerClient;
+  backend: Backend;
   logger: Logger;
   home: string;
   image: string;
@@ -33,18 +33,21 @@ export interface Prepared {
  */
 export async function prepare(options: ControllerOptions): Promise<Prepared> {
   const logger = options.logger ?? defaultLogger();
-  const client = options.client ?? new DockerContainerClient(logger);
-  if (options.startEngine ?? true) await ensureEngine(client, { quiet: true });
-  else await client.ping();
+  const backend = options.backend ?? new DockerBackend(logger);
+  if (options.startEngine ?? true) await ensureEngine(backend.runtime, { quiet: true });
+  else await backend.runtime.ping();
   const image =
-    options.image ?? (await ensureImage(client, logger, { onProgress: options.onProgress }));
+    options.image ??
+    (await ensureImage(imagesOf(backend, 'building the sandbox image', 'image'), logger, {
+      onProgress: options.onProgress,
+    }));
   const state: ControllerStateStore | undefined = options.stateUrl
     ? await PostgresStateStore.open(options.stateUrl)
     : options.stateFile
       ? new SqliteStateAdapter(options.stateFile)
       : undefined;
   const home = options.home ?? hookboxHome();
-  const templates = new Templates(client, logger, image, options.onProgress);
+  const templates = new Templates(backend, logger, image, options.onProgress);
   const pools = new Map<string, { image: string; options: WarmPoolOptions }>();
   for (const [template, poolOptions] of Object.entries({
     ...(options.pool ? { [DEFAULT_TEMPLATE]: options.pool } : {}),
@@ -56,7 +59,7 @@ export async function prepare(options: ControllerOptions): Promise<Prepared> {
     });
   const reap = () =>
     reapLeftovers({
-      client,
+      backend,
       logger,
       home,
       state,
@@ -69,7 +72,7 @@ export async function prepare(options: ControllerOptions): Promise<Prepared> {
       logger.warn({ error: (error as Error).message }, 'reaping orphans at start failed'),
     );
   return {
-    client,
+    backend,
     logger,
     home,
     image,

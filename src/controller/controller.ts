@@ -4,7 +4,7 @@ import type { Hook } from '../hooks/controller-hooks/hook.js';
 import { HookRunner } from '../hooks/controller-hooks/runner.js';
 import { AuditLog, auditLogPath } from '../record/audit-log.js';
 import type { Logger } from '../record/logger.js';
-import type { ContainerClient } from '../sandbox/container-client.js';
+import type { Backend } from '../sandbox/backend.js';
 import type { Allowlist } from '../network/allowlist.js';
 import type { EgressRecord } from '../record/egress-record.js';
 import type { EgressSettings } from '../network/environment-egress.js';
@@ -94,7 +94,8 @@ export class Controller {
   private filesApiGates = true;
 
   private constructor(
-    readonly client: ContainerClient,
+    /** Where its sandboxes run: a runtime, and images and networks where the backend has them. */
+    readonly backend: Backend,
     readonly logger: Logger,
     readonly home: string,
     readonly image: string,
@@ -137,7 +138,7 @@ export class Controller {
     fill?: WorkspaceFill,
   ): Promise<Sandbox> {
     const maker = {
-      client: this.client,
+      backend: this.backend,
       logger: this.logger,
       identity: this.identity,
       home: this.home,
@@ -153,7 +154,7 @@ export class Controller {
 
   /** Refuses, naming `field`, a runtime the engine does not know. */
   checkRuntime(runtime: string, field = 'sandbox.runtime'): Promise<void> {
-    this.runtimes ??= new KnownRuntimes(this.client);
+    this.runtimes ??= new KnownRuntimes(this.backend.runtime);
     return this.runtimes.check(runtime, field);
   }
 
@@ -162,10 +163,10 @@ export class Controller {
 
   static async start(options: ControllerOptions = {}): Promise<Controller> {
     checkSnapshotOptions(options.snapshots);
-    const { client, logger, home, image, state, templates, pools, reapPeriodically } =
+    const { backend, logger, home, image, state, templates, pools, reapPeriodically } =
       await prepare(options);
     const controller = new Controller(
-      client,
+      backend,
       logger,
       home,
       image,
@@ -214,7 +215,7 @@ export class Controller {
 
   /** Re-attaches listed environments (controller-restore.ts). */
   private readonly reattacher = new Reattacher(() => ({
-    client: this.client,
+    client: this.backend.runtime,
     logger: this.logger,
     state: this.state!,
     observers: this.observers,
@@ -379,7 +380,7 @@ export class Controller {
       ...environments.map((environment) => environment.destroyNow()),
     ]);
     const mine = (labels: Record<string, string>) => labels[LABEL_CONTROLLER] === this.identity.id;
-    await reapOrphans(this.client, mine).catch(() => {});
+    await reapOrphans(this.backend, mine).catch(() => {});
     await this.state?.close();
   }
 

@@ -24,7 +24,7 @@ import { hooksConfigOf, hooksJsonOf, type Environment } from './environment.js';
 import { checkEnvironmentOptions } from './environment-options-schema.js';
 import { ENVIRONMENT_DEFAULTS, type EnvironmentOptions } from './environment-options.js';
 import { newEnvironmentId } from '../ids.js';
-import { parseToolEnv } from './tool-env.js';
+import { parseToolEnv } from '../tools/tool-env.js';
 import type { WarmPool } from './warm-pool.js';
 
 /** What making an environment needs of the controller. */

@@ -1,6 +1,6 @@
 import type { InlineSource } from '../config/sources.js';
 import type { NetworkOptions } from '../network/allowlist.js';
-import type { ToolEnvValue } from './tool-env.js';
+import type { ToolEnvValue } from '../tools/tool-env.js';
 import type { SandboxOptions } from '../sandbox/sandbox-options.js';
 import type { VocabularyId } from '../tools/registry.js';
 

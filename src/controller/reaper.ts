@@ -2,7 +2,8 @@ import { removeStaleWorkspaceDisks, removeWorkspaceDiskAt } from '../sandbox/wor
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { removeStaleSocketFolders } from '../network/socket-folders.js';
-import type { ContainerClient } from '../sandbox/container-client.js';
+import type { Backend } from '../sandbox/backend.js';
+import type { ContainerRuntime } from '../sandbox/container-runtime.js';
 import {
   LABEL_CONTROLLER_PID,
   LABEL_CONTROLLER_PID_NAMESPACE,
@@ -83,12 +84,13 @@ export interface ReapResult {
  * the controller process that made it is gone.
  */
 export async function reapOrphans(
-  client: ContainerClient,
+  backend: Backend,
   isOrphan: (labels: Record<string, string>) => boolean = ownerGone,
   /** Hears what is being looked at or removed, for `hookbox gc`'s progress line. */
   onProgress?: (message: string) => void,
 ): Promise<ReapResult> {
   const removed: ReapResult = { containers: [], volumes: [], networks: [] };
+  const client = backend.runtime;
   onProgress?.('listing containers');
   const containers = await client.listContainers(ENVIRONMENT_RESOURCES);
   for (const [index, container] of containers.entries()) {
@@ -114,10 +116,13 @@ export async function reapOrphans(
     if (!(await attempt(() => client.removeVolume(volume.name), onProgress))) continue;
     removed.volumes.push(volume.name);
   }
+  // A backend without networks of its own made none (docs/kubernetes.md, "What each backend offers").
+  const networks = backend.networks;
+  if (!networks) return removed;
   onProgress?.('listing networks');
-  for (const network of await client.listNetworks(ENVIRONMENT_RESOURCES)) {
+  for (const network of await networks.listNetworks(ENVIRONMENT_RESOURCES)) {
     if (live.has(network.labels[LABEL_ENVIRONMENT] ?? '') || !isOrphan(network.labels)) continue;
-    if (!(await attempt(() => client.removeNetwork(network.id), onProgress))) continue;
+    if (!(await attempt(() => networks.removeNetwork(network.id), onProgress))) continue;
     removed.networks.push(network.name);
   }
   return removed;
@@ -138,7 +143,7 @@ async function attempt(
 }
 
 /** The environments that still have a container (running or not). */
-async function environmentsWithContainers(client: ContainerClient): Promise<Set<string>> {
+async function environmentsWithContainers(client: ContainerRuntime): Promise<Set<string>> {
   const containers = await client.listContainers(ENVIRONMENT_RESOURCES);
   return new Set(containers.flatMap((container) => container.labels[LABEL_ENVIRONMENT] ?? []));
 }
@@ -148,7 +153,7 @@ async function environmentsWithContainers(client: ContainerClient): Promise<Set<
  * any more (a crashed controller leaves them); returns their environment ids.
  */
 export async function reapSocketFolders(
-  client: ContainerClient,
+  client: ContainerRuntime,
   socketRoot: string,
 ): Promise<string[]> {
   return removeStaleSocketFolders(socketRoot, await environmentsWithContainers(client));
@@ -159,7 +164,7 @@ export async function reapSocketFolders(
  * belongs to any more (src/sandbox/workspace-disk.ts); returns their environment ids.
  */
 export async function reapWorkspaceDisks(
-  client: ContainerClient,
+  client: ContainerRuntime,
   diskRoot: string,
 ): Promise<string[]> {
   return removeStaleWorkspaceDisks(
@@ -170,7 +175,7 @@ export async function reapWorkspaceDisks(
 }
 
 /** Environments that still have a container or a volume on the engine (their audit logs stay). */
-export async function liveEnvironmentIds(client: ContainerClient): Promise<Set<string>> {
+export async function liveEnvironmentIds(client: ContainerRuntime): Promise<Set<string>> {
   const [containers, volumes] = await Promise.all([
     client.listContainers(ENVIRONMENT_RESOURCES),
     client.listVolumes(ENVIRONMENT_RESOURCES),

@@ -6,7 +6,7 @@ import type { ToolDefinition, ToolRunSettings } from '../tools/tool-definition.j
 import type { ToolResult } from '../tools/types.js';
 import type { CallOptions } from './call-outcome.js';
 import { liveOutputOf } from './live-output.js';
-import { withToolEnv } from './tool-env.js';
+import { withToolEnv } from '../tools/tool-env.js';
 
 /** What a call ran, noted for the next call's prestart: the code language, when the tool had one. */
 export interface ToolNote {

@@ -1,7 +1,7 @@
 /** Preparing an interaction: its request checked, its environment found or made, its record stored. */
 import { placeSources, type PlacedSource } from '../config/sources.js';
 import type { Environment } from '../controller/environment.js';
-import { parseToolEnv } from '../controller/tool-env.js';
+import { parseToolEnv } from '../tools/tool-env.js';
 import { parseNetworkOptions } from '../network/allowlist.js';
 import type { Logger } from '../record/logger.js';
 import type { Caller } from '../tenants/tenant.js';
@@ -21,7 +21,7 @@ import {
 } from './request-checks.js';
 import type { Interaction } from './schema.js';
 import type { ServiceEnvironments } from './service-environments.js';
-import type { ServiceSnapshots } from '../snapshots/service-snapshots.js';
+import type { ServiceSnapshots } from './service-snapshots.js';
 import { checkSnapshotTarget } from '../snapshots/snapshot-checks.js';
 import { historyOf } from './steps.js';
 import { newInteractionId } from '../ids.js';

@@ -20,7 +20,7 @@ import type { InteractionListener, PreparedInteraction } from './prepared-intera
 import { parseInteractionRequest } from './request.js';
 import type { EnvironmentInfo, Interaction } from './schema.js';
 import { ServiceEnvironments } from './service-environments.js';
-import { ServiceSnapshots } from '../snapshots/service-snapshots.js';
+import { ServiceSnapshots } from './service-snapshots.js';
 import { interactionSettingsFromEnv, type InteractionServiceOptions } from './service-options.js';
 import { Feed, InteractionFeeds } from './interaction-feeds.js';
 import { replayEvents, SdkEventTranslator } from './sdk-events.js';

@@ -5,7 +5,8 @@ import { createInterface } from 'node:readline';
 import { SystemError } from '../errors/index.js';
 import { packageRoot } from '../paths.js';
 import type { Logger } from '../record/logger.js';
-import type { ContainerClient, NetworkSummary } from '../sandbox/container-client.js';
+import type { ContainerRuntime } from '../sandbox/container-runtime.js';
+import type { NetworkStore, NetworkSummary } from '../sandbox/network-store.js';
 import { ownershipLabels } from '../sandbox/labels.js';
 import type { ControllerIdentity, SandboxNetwork } from '../sandbox/sandbox.js';
 import { addressInCidr, localInterfaceAddresses } from './addresses.js';
@@ -66,7 +67,7 @@ function relayCode(): string {
 }
 
 /** Waits for the relay's "ready" line; its "error: …" line (or its exit) is the failure. */
-async function relayReady(client: ContainerClient, containerId: string): Promise<void> {
+async function relayReady(client: ContainerRuntime, containerId: string): Promise<void> {
   const stdio = await client.attach(containerId);
   try {
     await client.startContainer(containerId);
@@ -144,7 +145,9 @@ export class EnvironmentEgress implements SandboxNetwork {
    * Makes the proxy, the network and the relay; on any failure removes what was made and rethrows.
    */
   static async create(params: {
-    client: ContainerClient;
+    client: ContainerRuntime;
+    /** The backend's networks: the environment's internal network and the relay's address. */
+    networks: NetworkStore;
     logger: Logger;
     controller: ControllerIdentity;
     environmentId: string;
@@ -155,7 +158,7 @@ export class EnvironmentEgress implements SandboxNetwork {
     settings?: EgressSettings;
     onRecord: (record: EgressRecord) => void;
   }): Promise<EnvironmentEgress> {
-    const { client, logger, controller, environmentId } = params;
+    const { client, networks, logger, controller, environmentId } = params;
     const settings = params.settings ?? {};
     const socketRoot = socketRootOf(params.home, settings.socketDir);
     const folder = join(socketRoot, environmentId);
@@ -169,7 +172,7 @@ export class EnvironmentEgress implements SandboxNetwork {
     const made: { proxy?: EgressProxy; folder?: boolean; network?: string; relay?: string } = {};
     const cleanup = async () => {
       if (made.relay) await client.removeContainer(made.relay).catch(() => {});
-      if (made.network) await client.removeNetwork(made.network).catch(() => {});
+      if (made.network) await networks.removeNetwork(made.network).catch(() => {});
       await made.proxy?.close().catch(() => {});
       if (made.folder) rmSync(folder, { recursive: true, force: true });
     };
@@ -182,7 +185,7 @@ export class EnvironmentEgress implements SandboxNetwork {
       chmodSync(folder, 0o755);
 
       // The engine's own networks are refused too, whatever their ranges.
-      const engineNetworks = await client.listNetworks([]);
+      const engineNetworks = await networks.listNetworks([]);
       const blockedNetworks = engineNetworks.flatMap((network) =>
         network.subnets.map((cidr) => ({
           cidr,
@@ -209,7 +212,7 @@ export class EnvironmentEgress implements SandboxNetwork {
       );
 
       const name = networkName(environmentId);
-      const network = await client.createNetwork({
+      const network = await networks.createNetwork({
         name,
         labels: ownershipLabels(environmentId, 'network', controller),
         internal: true,
@@ -240,7 +243,7 @@ export class EnvironmentEgress implements SandboxNetwork {
         entrypoint: ['/usr/bin/tini', '--', '/usr/bin/python3', '-I', '-B', '-c', relayCode()],
       });
       await relayReady(client, made.relay);
-      const relayAddress = await client.containerAddress(made.relay, name);
+      const relayAddress = await networks.containerAddress(made.relay, name);
       if (!relayAddress)
         throw new SystemError('sandbox_failed', `the egress relay has no address on ${name}`);
       logger.info(

@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { PassThrough } from 'node:stream';
 import type { Logger } from '../record/logger.js';
 import { AgentConnection } from './agent-connection.js';
-import type { AttachedStdio, ContainerClient } from './container-client.js';
+import type { AttachedStdio, ContainerRuntime } from './container-runtime.js';
 
 /** How long connecting to the channel and the check on it may take; past it, the stdio serves. */
 const CHANNEL_TIMEOUT_MS = 2_000;
@@ -21,7 +21,7 @@ export interface AgentLinks {
  * `stdio`, else over `stdio` itself.
  */
 export async function reachAgent(
-  client: ContainerClient,
+  client: ContainerRuntime,
   logger: Logger,
   containerId: string,
   stdio: AgentConnection,
@@ -38,7 +38,7 @@ export async function reachAgent(
  * there to fall back on.
  */
 export async function openAgentChannel(
-  client: ContainerClient,
+  client: ContainerRuntime,
   logger: Logger,
   containerId: string,
   instance: string | undefined,

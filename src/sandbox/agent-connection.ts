@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { SystemError, UserError } from '../errors/index.js';
 import type { Logger } from '../record/logger.js';
-import type { AttachedStdio } from './container-client.js';
+import type { AttachedStdio } from './container-runtime.js';
 import {
   answerEnvelope,
   outputEvent,

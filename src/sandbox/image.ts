@@ -1,10 +1,10 @@
+import type { ImageStore } from './image-store.js';
 import { execa } from 'execa';
 import { join } from 'node:path';
 import { SystemError } from '../errors/index.js';
 import { packageRoot } from '../paths.js';
 import type { Logger } from '../record/logger.js';
 import { contentHash, readFolder, tarOf, type ContextFile } from './build-context.js';
-import type { ContainerClient } from './container-client.js';
 import { LABEL_IMAGE, LABEL_IMAGE_INPUTS } from './labels.js';
 
 /** The image name a template's Dockerfile starts from to build on the hookbox sandbox image. */
@@ -40,7 +40,7 @@ export interface ImageStatus {
   sandboxPresent: boolean;
 }
 
-export async function imageStatus(client: ContainerClient): Promise<ImageStatus> {
+export async function imageStatus(client: ImageStore): Promise<ImageStatus> {
   const tags = imageTags();
   const [base, sandbox] = await Promise.all([
     client.imageLabels(tags.base),
@@ -62,7 +62,7 @@ export async function imageStatus(client: ContainerClient): Promise<ImageStatus>
 export type BuildProgress = (message: string, kind?: 'stage' | 'step') => void;
 
 export async function ensureImage(
-  client: ContainerClient,
+  client: ImageStore,
   logger: Logger,
   options: { onProgress?: BuildProgress } = {},
 ): Promise<string> {
@@ -121,7 +121,7 @@ export async function ensureImage(
  * `FROM hookbox/sandbox:latest` without knowing the hash (docs/templates.md). `hookbox template
  * build` pins the exact tag anyway; the alias serves a plain `docker build` of the same file.
  */
-async function pointAlias(client: ContainerClient, sandbox: string): Promise<void> {
+async function pointAlias(client: ImageStore, sandbox: string): Promise<void> {
   const [alias, current] = await Promise.all([
     client.inspectImage(SANDBOX_ALIAS),
     client.inspectImage(sandbox),

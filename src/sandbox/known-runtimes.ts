@@ -1,5 +1,5 @@
+import type { ContainerRuntime } from './container-runtime.js';
 import { UserError } from '../errors/index.js';
-import type { ContainerClient } from './container-client.js';
 
 /**
  * The OCI runtimes the engine knows (Docker's `runtimes`, docs/gvisor.md), so that a name it does
@@ -10,7 +10,7 @@ import type { ContainerClient } from './container-client.js';
 export class KnownRuntimes {
   private known: Promise<readonly string[] | undefined> | undefined;
 
-  constructor(private readonly client: Pick<ContainerClient, 'runtimes'>) {}
+  constructor(private readonly client: Pick<ContainerRuntime, 'runtimes'>) {}
 
   /** Throws `invalid_argument` naming `field` when the engine has no runtime called `runtime`. */
   async check(runtime: string, field: string): Promise<void> {

@@ -1,5 +1,5 @@
 // The container spec of an environment's sandbox: its mounts, limits, runtime and network.
-import type { SandboxContainerSpec } from './container-client.js';
+import type { SandboxContainerSpec } from './container-runtime.js';
 import { LABEL_WORKSPACE_DISK, ownershipLabels } from './labels.js';
 import {
   AGENT_CAPABILITIES,

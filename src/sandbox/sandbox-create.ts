@@ -1,9 +1,9 @@
 // Making a sandbox: its volumes or disk, its container and agent; on failure, clean-up then rethrow.
+import type { ContainerRuntime } from './container-runtime.js';
 import type { PlacedSource } from '../config/sources.js';
 import type { Logger } from '../record/logger.js';
 import { reachAgent, type AgentLinks } from './agent-channel.js';
 import { AgentConnection } from './agent-connection.js';
-import type { ContainerClient } from './container-client.js';
 import { ownershipLabels, type ControllerIdentity } from './labels.js';
 import { sandboxContainerSpec } from './sandbox-container-spec.js';
 import { SANDBOX_DEFAULTS, type SandboxOptions } from './sandbox-options.js';
@@ -56,7 +56,7 @@ export interface SandboxNetwork {
 export const AGENT_READY_TIMEOUT_MS = 30_000;
 
 export interface SandboxCreateParams {
-  client: ContainerClient;
+  client: ContainerRuntime;
   logger: Logger;
   controller: ControllerIdentity;
   environmentId: string;

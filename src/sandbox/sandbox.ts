@@ -4,7 +4,7 @@ import type { Logger } from '../record/logger.js';
 import { reachAgent, type AgentLinks } from './agent-channel.js';
 import { AgentConnection, type AgentEvent } from './agent-connection.js';
 import type { AgentAnswerOf, AgentOp, AgentRequestOf } from './protocol/index.js';
-import type { ContainerClient, ContainerState } from './container-client.js';
+import type { ContainerRuntime, ContainerState } from './container-runtime.js';
 import { LABEL_ENVIRONMENT, LABEL_ROLE, LABEL_WORKSPACE_DISK } from './labels.js';
 import {
   AGENT_READY_TIMEOUT_MS,
@@ -39,7 +39,7 @@ export class Sandbox {
     private agent: AgentConnection,
     /** The attached stdio when requests go over the channel socket: kept for the agent's log. */
     private attached: AgentConnection | undefined,
-    private readonly client: ContainerClient,
+    private readonly client: ContainerRuntime,
     private readonly logger: Logger,
     /** The network it joined, when the environment has an allowlist. */
     readonly network?: SandboxNetwork,
@@ -69,7 +69,7 @@ export class Sandbox {
    * broken stream): the agent serves a new connection on the container's stdio.
    */
   static async reattach(params: {
-    client: ContainerClient;
+    client: ContainerRuntime;
     logger: Logger;
     environmentId: string;
     containerId: string;
@@ -98,7 +98,7 @@ export class Sandbox {
 
   /** Attaches to the agent, and reaches it on its channel socket where the engine allows. */
   private static async connect(
-    client: ContainerClient,
+    client: ContainerRuntime,
     logger: Logger,
     containerId: string,
   ): Promise<AgentLinks> {
@@ -157,7 +157,7 @@ export class Sandbox {
   }
 
   /**
-   * The engine's list of changes to the container's root filesystem (src/sandbox/container-client.ts);
+   * The engine's list of changes to the container's root filesystem (src/sandbox/container-runtime.ts);
    * undefined where the engine cannot tell.
    */
   rootFilesystemChanges(): Promise<string[] | undefined> {

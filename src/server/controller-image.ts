@@ -1,3 +1,4 @@
+import type { ImageStore } from '../sandbox/image-store.js';
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -6,7 +7,6 @@ import { SystemError } from '../errors/index.js';
 import { packageRoot } from '../paths.js';
 import type { Logger } from '../record/logger.js';
 import { contentHash, readFolder, tarOf, type ContextFile } from '../sandbox/build-context.js';
-import type { ContainerClient } from '../sandbox/container-client.js';
 import { ensureImage, imageTags, type BuildProgress } from '../sandbox/image.js';
 import { LABEL_IMAGE, LABEL_IMAGE_INPUTS } from '../sandbox/labels.js';
 
@@ -104,7 +104,7 @@ export interface ControllerImageOptions {
  * finds it on the host's engine by the same tag.
  */
 export async function ensureControllerImage(
-  client: ContainerClient,
+  client: ImageStore,
   logger: Logger,
   options: ControllerImageOptions = {},
 ): Promise<string> {

@@ -108,10 +108,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     ...(options.sweepIntervalMs === undefined ? {} : { sweepIntervalMs: options.sweepIntervalMs }),
     closeController: !options.keepEnvironmentsOnClose,
     quotas: new QuotaBook(maxEnvironments),
-    ...(controller.client.volumeSizes
+    ...(controller.backend.runtime.volumeSizes
       ? {
           workspaceDisk: new WorkspaceDisk(
-            controller.client as typeof controller.client & {
+            controller.backend.runtime as typeof controller.backend.runtime & {
               volumeSizes: () => Promise<Map<string, number>>;
             },
             logger,

@@ -2,7 +2,7 @@
 // docs/mcp.md; docs/environments.md, "Files through the SDKs"). MCP's own messages are JSON-RPC,
 // described by the MCP specification rather than here.
 import { z } from 'zod';
-import { agentSchema } from '../agents/agents.js';
+import { agentSchema } from '../interactions/agent-definition.js';
 import { approvalAnswerSchema } from './routes-approvals.js';
 
 const REF = (id: string) => `#/components/schemas/${id}`;

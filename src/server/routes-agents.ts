@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { agentDefinitionCheck } from '../interactions/agent-definition.js';
 import type { InteractionService } from '../interactions/service.js';
 import { pageOf, pageOfItems } from '../resources/paging.js';
 import { checkQuery } from './routes-environments.js';
@@ -13,7 +14,11 @@ export function registerAgentsRoutes(app: FastifyInstance, service: InteractionS
 
   app.post('/v1beta/agents', async (request, reply) => {
     checkQuery(request, []);
-    const made = await agents().create(request.body, request.caller, service.drivers);
+    const made = await agents().create(
+      request.body,
+      request.caller,
+      agentDefinitionCheck(service.drivers),
+    );
     request.log.info({ agent: made.id, tenant: request.caller?.tenant }, 'agent stored');
     return reply.status(201).send(made);
   });

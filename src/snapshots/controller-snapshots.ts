@@ -8,6 +8,7 @@ import type { Logger } from '../record/logger.js';
 import { reapSnapshotVolumes } from './snapshot-reaping.js';
 import { MemorySnapshotRows, type SnapshotRows } from './snapshot-rows.js';
 import { SNAPSHOT_DEFAULTS, type SnapshotOptions } from './snapshot-options.js';
+import type { Backend } from '../sandbox/backend.js';
 import type { ControllerIdentity } from '../sandbox/labels.js';
 import { Snapshots, type SnapshotHost } from './snapshots.js';
 
@@ -27,8 +28,12 @@ export function checkSnapshotOptions(options: SnapshotOptions = {}): void {
 /** What {@link snapshotsOf} reads of the controller: its fields of these names. */
 type SnapshotsController = Pick<
   SnapshotHost,
-  'client' | 'logger' | 'image' | 'createCopied' | 'deleteEnvironment'
-> & { identity: ControllerIdentity; state: { snapshots?: SnapshotRows } | undefined };
+  'logger' | 'image' | 'createCopied' | 'deleteEnvironment'
+> & {
+  backend: Pick<Backend, 'runtime'>;
+  identity: ControllerIdentity;
+  state: { snapshots?: SnapshotRows } | undefined;
+};
 
 /** The controller's snapshots: records in its state when it has one, else in memory. */
 export function snapshotsOf(
@@ -36,7 +41,7 @@ export function snapshotsOf(
   options: SnapshotOptions = {},
 ): Snapshots {
   return new Snapshots({
-    client: controller.client,
+    client: controller.backend.runtime,
     logger: controller.logger,
     controller: controller.identity,
     image: controller.image,

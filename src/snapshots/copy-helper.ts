@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { SystemError, UserError } from '../errors/index.js';
 import type { Logger } from '../record/logger.js';
-import type { ContainerClient, SandboxContainerSpec } from '../sandbox/container-client.js';
+import type { ContainerRuntime, SandboxContainerSpec } from '../sandbox/container-runtime.js';
 import { ownershipLabels, type ControllerIdentity } from '../sandbox/labels.js';
 import type { TreeSource } from '../sandbox/sandbox-create.js';
 
@@ -86,7 +86,7 @@ export function copyHelperSpec(
 }
 
 export interface CopyHelperHost {
-  client: ContainerClient;
+  client: ContainerRuntime;
   logger: Logger;
   controller: ControllerIdentity;
   /** The sandbox image (it has `sh` and `cp`). */

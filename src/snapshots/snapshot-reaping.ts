@@ -1,7 +1,7 @@
 // Snapshot volumes whose record is gone: left by a controller that died without a state file.
+import type { ContainerRuntime } from '../sandbox/container-runtime.js';
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
-import type { ContainerClient } from '../sandbox/container-client.js';
 import {
   LABEL_CONTROLLER_PID,
   LABEL_CONTROLLER_PID_NAMESPACE,
@@ -40,7 +40,7 @@ function keptByStateFile(labels: Record<string, string>): boolean {
  * file that made them. Returns their names.
  */
 export async function reapSnapshotVolumes(
-  client: ContainerClient,
+  client: ContainerRuntime,
   known: ReadonlySet<string>,
 ): Promise<string[]> {
   const removed: string[] = [];

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { SystemError, UserError } from '../errors/index.js';
 import type { Logger } from '../record/logger.js';
-import type { ContainerClient } from '../sandbox/container-client.js';
+import { imagesOf, type Backend } from '../sandbox/backend.js';
 import { contentHash, readFolder, tarOf, type ContextFile } from '../sandbox/build-context.js';
 import { imageInputs } from '../sandbox/image.js';
 import { LABEL_IMAGE } from '../sandbox/labels.js';
@@ -147,12 +147,13 @@ function buildError(
  * nothing is built.
  */
 export async function buildTemplate(
-  client: ContainerClient,
+  backend: Backend,
   logger: Logger,
   sandboxTag: string,
   options: TemplateBuildOptions,
 ): Promise<TemplateBuildResult> {
   const name = checkTemplateName(options.name);
+  const client = imagesOf(backend, `building the template ${name}`, 'template');
   const progress = options.onProgress ?? (() => {});
   const { file, context, display } = locate(options.path);
   const text = readFileSync(file, 'utf8');
@@ -233,7 +234,7 @@ export async function buildTemplate(
     const problems = configProblems(image);
     if (problems.length === 0) {
       progress(`checking template ${name} in a hardened environment`);
-      problems.push(...(await selfCheck(client, logger, candidate)));
+      problems.push(...(await selfCheck(backend.runtime, logger, candidate)));
     }
     if (problems.length > 0)
       throw new UserError(

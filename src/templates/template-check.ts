@@ -1,7 +1,8 @@
 import { SystemError, UserError } from '../errors/index.js';
 import { newControllerId, newEnvironmentId } from '../ids.js';
 import type { Logger } from '../record/logger.js';
-import type { ContainerClient, ImageSummary } from '../sandbox/container-client.js';
+import type { ContainerRuntime } from '../sandbox/container-runtime.js';
+import type { ImageSummary } from '../sandbox/image-store.js';
 import { PROTOCOL_VERSION } from '../sandbox/protocol/index.js';
 import { Sandbox } from '../sandbox/sandbox.js';
 import { STARTUP_PROBE, startupProblems } from './template-startup-check.js';
@@ -63,7 +64,7 @@ const TOOL_PROBE = [
  * Returns the problems found (empty: the template may be used).
  */
 export async function selfCheck(
-  client: ContainerClient,
+  client: ContainerRuntime,
   logger: Logger,
   image: string,
 ): Promise<string[]> {

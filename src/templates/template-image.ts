@@ -1,5 +1,5 @@
 import { UserError } from '../errors/index.js';
-import type { ContainerClient, ImageSummary } from '../sandbox/container-client.js';
+import type { ImageStore, ImageSummary } from '../sandbox/image-store.js';
 import { LABEL_IMAGE } from '../sandbox/labels.js';
 
 /** Template images carry these labels (set by `hookbox template build`, never by the Dockerfile). */
@@ -60,7 +60,7 @@ export function templateInfoOf(image: ImageSummary, currentSandbox: string): Tem
 
 /** Every built template on the engine, by name. */
 export async function listTemplates(
-  client: ContainerClient,
+  client: ImageStore,
   currentSandbox: string,
 ): Promise<TemplateInfo[]> {
   const images = await client.listImages([`${LABEL_IMAGE}=template`]);
@@ -73,7 +73,7 @@ export async function listTemplates(
 
 /** One built template, or undefined. */
 export async function findTemplate(
-  client: ContainerClient,
+  client: ImageStore,
   name: string,
   currentSandbox: string,
 ): Promise<TemplateInfo | undefined> {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { SystemError, UserError } from '../errors/index.js';
 import { packageRoot } from '../paths.js';
 import type { Logger } from '../record/logger.js';
-import type { ContainerClient } from '../sandbox/container-client.js';
+import { imagesOf, type Backend } from '../sandbox/backend.js';
 import { buildTemplate } from './template-build.js';
 import {
   checkTemplateName,
@@ -41,16 +41,21 @@ export class Templates {
   private readonly building = new Map<string, Promise<string>>();
 
   constructor(
-    private readonly client: ContainerClient,
+    /** Templates other than `default` need its image store (docs/templates.md, "Backends"). */
+    private readonly backend: Backend,
     private readonly logger: Logger,
     /** The current sandbox image (`hookbox/sandbox:<hash>`). */
     readonly sandboxImage: string,
     private readonly onProgress?: (message: string) => void,
   ) {}
 
-  /** The names an environment may ask for: default, the shipped ones, and those built here. */
+  /**
+   * The names an environment may ask for: default, the shipped ones, and those built here; only
+   * default on a backend without an image store.
+   */
   async known(): Promise<string[]> {
-    const built = await listTemplates(this.client, this.sandboxImage);
+    if (!this.backend.images) return [DEFAULT_TEMPLATE];
+    const built = await listTemplates(this.backend.images, this.sandboxImage);
     return [
       ...new Set([
         DEFAULT_TEMPLATE,
@@ -77,8 +82,9 @@ export class Templates {
   private async lookUp(name: string, field: string): Promise<string> {
     if (typeof name !== 'string' || !/^[a-z0-9][a-z0-9_.-]{0,62}$/.test(name))
       throw await this.unknown(name, field);
+    const images = imagesOf(this.backend, `template ${JSON.stringify(name)}`, field);
     const shipped = shippedTemplates()[name];
-    const found = await findTemplate(this.client, name, this.sandboxImage);
+    const found = await findTemplate(images, name, this.sandboxImage);
     if (found && !found.stale) return found.image;
     if (shipped) return this.buildShipped(name, shipped);
     if (found)
@@ -103,7 +109,7 @@ export class Templates {
     let build = this.building.get(name);
     if (!build) {
       checkTemplateName(name);
-      build = buildTemplate(this.client, this.logger, this.sandboxImage, {
+      build = buildTemplate(this.backend, this.logger, this.sandboxImage, {
         name,
         path: folder,
         ...(this.onProgress ? { onProgress: this.onProgress } : {}),

@@ -1,9 +1,22 @@
-import type { Controller } from '../controller/controller.js';
-import type { SnapshotRow } from '../snapshots/snapshot-rows.js';
 import { isOwnedBy } from './ownership.js';
 import type { DiskUse, QuotaBook } from './quotas.js';
 import type { Caller } from './tenant.js';
 import type { WorkspaceDisk } from './workspace-disk.js';
+
+/** A snapshot as the disk quota sees it: its volume and its tenant (null: none). */
+interface HeldSnapshot {
+  volume: string;
+  tenant: string | null;
+}
+
+/**
+ * What the controller holds for its tenants: their environments and snapshots. Declared here, and
+ * met by the controller, so that tenants/ sits below the controller (README, "Floors").
+ */
+export interface TenantHoldings {
+  listEnvironments(): readonly { id: string; tenant: string | null }[];
+  snapshots: { list(): Promise<readonly HeldSnapshot[]> };
+}
 
 /**
  * What counts against a tenant's `disk_mb` (docs/tenants.md, "What counts against disk_mb"): the
@@ -14,7 +27,7 @@ import type { WorkspaceDisk } from './workspace-disk.js';
 export class TenantDisk {
   constructor(
     private readonly measured: WorkspaceDisk,
-    private readonly controller: Controller,
+    private readonly controller: TenantHoldings,
     private readonly quotas: QuotaBook,
   ) {}
 
@@ -24,7 +37,7 @@ export class TenantDisk {
   }
 
   /** A snapshot's size as last measured; null until its volume has been measured. */
-  snapshotBytes(row: SnapshotRow): number | null {
+  snapshotBytes(row: HeldSnapshot): number | null {
     return this.measured.sizeOf(row.volume) ?? null;
   }
 

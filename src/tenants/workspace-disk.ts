@@ -1,5 +1,5 @@
+import type { ContainerRuntime } from '../sandbox/container-runtime.js';
 import type { Logger } from '../record/logger.js';
-import type { ContainerClient } from '../sandbox/container-client.js';
 import { volumeName } from '../sandbox/sandbox.js';
 import { workspaceDiskUsage } from '../sandbox/workspace-disk.js';
 
@@ -18,7 +18,7 @@ export class WorkspaceDisk {
   private measuring: Promise<void> | undefined;
 
   constructor(
-    private readonly client: ContainerClient & Required<Pick<ContainerClient, 'volumeSizes'>>,
+    private readonly client: ContainerRuntime & Required<Pick<ContainerRuntime, 'volumeSizes'>>,
     private readonly logger?: Logger,
     everyMs = DEFAULT_DISK_MEASURE_INTERVAL_MS,
     /** Where workspace disks are mounted (docs/security.md, "Workspace disk"); their use counts. */

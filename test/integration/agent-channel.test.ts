@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/record/logger.js';
 import { openAgentChannel } from '../../src/sandbox/agent-channel.js';
-import { DockerContainerClient } from '../../src/backends/docker/docker-container-client.js';
+import { DockerBackend } from '../../src/backends/docker/docker-backend.js';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
 import { bash, hooksJson, inline, useController, withEnvironment } from './helpers.js';
 
@@ -82,7 +82,7 @@ print(json.dumps({"decision": "allow", "reason": tries.getvalue()}))
 
   it('serves a second connection its own answers, and refuses an agent that is not this one', async () => {
     await withEnvironment(controller, {}, async (environment) => {
-      const client = new DockerContainerClient(logger);
+      const client = new DockerBackend(logger).runtime;
       const again = await Sandbox.reattach({
         client,
         logger,

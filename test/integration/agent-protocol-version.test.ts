@@ -8,14 +8,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SystemError } from '../../src/errors/index.js';
 import { newControllerId, newEnvironmentId } from '../../src/ids.js';
 import { createLogger } from '../../src/record/logger.js';
-import { DockerContainerClient } from '../../src/backends/docker/docker-container-client.js';
+import { DockerBackend } from '../../src/backends/docker/docker-backend.js';
 import { imageTags } from '../../src/sandbox/image.js';
 import { LABEL_ENVIRONMENT } from '../../src/sandbox/labels.js';
 import { PROTOCOL_VERSION } from '../../src/sandbox/protocol/index.js';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
 
 const logger = createLogger({ level: 'silent' });
-const client = new DockerContainerClient(logger);
+const client = new DockerBackend(logger).runtime;
 const base = imageTags().sandbox;
 // The sandbox image with the agent's protocol document saying another version.
 const OTHER = PROTOCOL_VERSION + 41;

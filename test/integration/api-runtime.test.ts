@@ -86,7 +86,7 @@ describe('environment.sandbox.runtime', () => {
   it('a runtime the engine does not know is a 400 listing the ones it has, and makes nothing', async () => {
     const { controller } = server.service;
     const mine = () =>
-      controller.client.listContainers([`${LABEL_CONTROLLER}=${controller.identity.id}`]);
+      controller.backend.runtime.listContainers([`${LABEL_CONTROLLER}=${controller.identity.id}`]);
     const before = await mine();
     const unknown = await post({
       ...unameCall,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { main } from '../../src/cli/main.js';
 import { defaultLogger } from '../../src/record/logger.js';
-import { DockerContainerClient } from '../../src/backends/docker/docker-container-client.js';
+import { DockerBackend } from '../../src/backends/docker/docker-backend.js';
 import { LABEL_CONTROLLER_PID, LABEL_MANAGED } from '../../src/sandbox/labels.js';
 
 /** Runs the CLI in this process and captures what it prints. */
@@ -30,14 +30,14 @@ export function sourcesDir(files: Record<string, string>): string {
   return dir;
 }
 
-const client = new DockerContainerClient(defaultLogger());
+const client = new DockerBackend(defaultLogger());
 
 /** Containers and volumes made by controllers in this process (other test files run in others). */
 export async function ownResources(): Promise<{ containers: number; volumes: number }> {
   const filter = [`${LABEL_MANAGED}=true`, `${LABEL_CONTROLLER_PID}=${process.pid}`];
   const [containers, volumes] = await Promise.all([
-    client.listContainers(filter),
-    client.listVolumes(filter),
+    client.runtime.listContainers(filter),
+    client.runtime.listVolumes(filter),
   ]);
   return { containers: containers.length, volumes: volumes.length };
 }

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Interaction } from '../../src/interactions/schema.js';
 import { packageRoot } from '../../src/paths.js';
 import { createLogger } from '../../src/record/logger.js';
-import { DockerContainerClient } from '../../src/backends/docker/docker-container-client.js';
+import { DockerBackend } from '../../src/backends/docker/docker-backend.js';
 import { LABEL_ENVIRONMENT, LABEL_MANAGED } from '../../src/sandbox/labels.js';
 import { ensureControllerImage } from '../../src/server/controller-image.js';
 import { codeCall, scripted, SECURITY_GATE_REQUEST } from '../unit/interactions/gemini-requests.js';
@@ -16,7 +16,7 @@ import { codeCall, scripted, SECURITY_GATE_REQUEST } from '../unit/interactions/
 const KEY = 'controller-image-test-key';
 const TEST_LABEL = 'dev.hookbox.test';
 const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'silent' });
-const client = new DockerContainerClient(logger);
+const client = new DockerBackend(logger);
 const docker = client.docker;
 
 let tag: string;
@@ -51,7 +51,7 @@ beforeAll(async () => {
   );
   expect(existsSync(join(dist, 'src/cli/main.js'))).toBe(true);
   const started = performance.now();
-  tag = await ensureControllerImage(client, logger, {
+  tag = await ensureControllerImage(client.images, logger, {
     distDir: dist,
     // Stages only: a build's every step would flood the test log.
     onProgress: (message, kind) => {
@@ -129,14 +129,14 @@ describe('the controller image', () => {
 
     // The environment is a sibling container on the host's engine.
     const mine = [`${LABEL_MANAGED}=true`, `${LABEL_ENVIRONMENT}=${interaction.environment_id}`];
-    expect(await client.listContainers(mine)).toHaveLength(1);
+    expect(await client.runtime.listContainers(mine)).toHaveLength(1);
 
     // docker stop sends SIGTERM: in-flight work finishes, environments are deleted, exit 0.
     await docker.getContainer(containerId!).stop({ t: 60 });
     const state = (await docker.getContainer(containerId!).inspect()).State;
     expect(state.ExitCode, await logsOf(containerId!)).toBe(0);
     expect(await logsOf(containerId!)).toContain('hookbox serve: stopped');
-    expect(await client.listContainers(mine)).toHaveLength(0);
-    expect(await client.listVolumes(mine)).toHaveLength(0);
+    expect(await client.runtime.listContainers(mine)).toHaveLength(0);
+    expect(await client.runtime.listVolumes(mine)).toHaveLength(0);
   });
 });

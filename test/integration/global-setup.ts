@@ -2,7 +2,7 @@
 // image (built, or found cached). Tests never skip for want of Docker.
 import { execa } from 'execa';
 import { defaultLogger } from '../../src/record/logger.js';
-import { DockerContainerClient } from '../../src/backends/docker/docker-container-client.js';
+import { DockerBackend } from '../../src/backends/docker/docker-backend.js';
 import { ensureEngine } from '../../src/backends/docker/engine.js';
 import { ensureImage } from '../../src/sandbox/image.js';
 
@@ -11,9 +11,9 @@ export default async function setup(): Promise<void> {
   // Type errors are CI's typecheck step's business; tsc still emits, which is all the tests need.
   await execa('npx', ['tsc', '-p', 'tsconfig.build.json'], { reject: false });
   const logger = defaultLogger();
-  const client = new DockerContainerClient(logger);
-  await ensureEngine(client, { quiet: true });
-  await ensureImage(client, logger, {
+  const client = new DockerBackend(logger);
+  await ensureEngine(client.runtime, { quiet: true });
+  await ensureImage(client.images, logger, {
     // Stages only: a build's every step would flood the test log.
     onProgress: (message, kind) => {
       if (kind !== 'step') process.stderr.write(`[hookbox] ${message}\n`);

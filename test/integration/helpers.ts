@@ -44,7 +44,7 @@ export function useController(): () => Promise<Controller> {
 async function testTemplate(controller: Controller, logger: Logger): Promise<string | undefined> {
   const name = process.env.HOOKBOX_TEST_TEMPLATE;
   if (!name) return undefined;
-  await buildTemplate(controller.client, logger, controller.image, {
+  await buildTemplate(controller.backend, logger, controller.image, {
     name: `test-${name}`,
     path: join(process.cwd(), 'test', 'templates', name),
   });

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LABEL_CONTROLLER_PID, LABEL_MANAGED } from '../../src/sandbox/labels.js';
-import { DockerContainerClient } from '../../src/backends/docker/docker-container-client.js';
+import { DockerBackend } from '../../src/backends/docker/docker-backend.js';
 import { createLogger } from '../../src/record/logger.js';
 
 const KEY = 'hostile-test-key';
@@ -257,9 +257,9 @@ describe('DNS rebinding', () => {
         expect(answer, host).toContain('"reason":"permission_denied"');
         expect(answer, host).toContain('"field":"host"');
       }
-      const docker = new DockerContainerClient(createLogger({ level: 'silent' }));
+      const docker = new DockerBackend(createLogger({ level: 'silent' }));
       expect(
-        await docker.listContainers([
+        await docker.runtime.listContainers([
           `${LABEL_MANAGED}=true`,
           `${LABEL_CONTROLLER_PID}=${child.pid}`,
         ]),

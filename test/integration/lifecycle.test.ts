@@ -8,7 +8,9 @@ import { placeSources } from '../../src/config/sources.js';
 import { Controller } from '../../src/controller/controller.js';
 import { SystemError, UserError } from '../../src/errors/index.js';
 import { createLogger } from '../../src/record/logger.js';
-import { DockerContainerClient } from '../../src/backends/docker/docker-container-client.js';
+import type { SandboxContainerSpec } from '../../src/sandbox/container-runtime.js';
+import { DockerBackend } from '../../src/backends/docker/docker-backend.js';
+import type { DockerRuntime } from '../../src/backends/docker/docker-runtime.js';
 import { hooksJson, inline, rule, useController } from './helpers.js';
 
 const controller = useController();
@@ -69,21 +71,21 @@ describe('environment lifecycle', () => {
 
   it('a failure after the container exists removes what was made and reports the original error', async () => {
     const logger = createLogger({ level: 'silent' });
-    const client = new DockerContainerClient(logger);
-    const failing = Object.assign(Object.create(client) as DockerContainerClient, {
+    const docker = new DockerBackend(logger);
+    const failing = Object.assign(Object.create(docker.runtime) as DockerRuntime, {
       startContainer: async () => {
         throw new SystemError('sandbox_failed', 'injected start failure');
       },
     });
     let madeFor: string | undefined;
     const spy = Object.assign(failing, {
-      createContainer: async (spec: Parameters<DockerContainerClient['createContainer']>[0]) => {
+      createContainer: async (spec: SandboxContainerSpec) => {
         madeFor = spec.labels['dev.hookbox.environment'];
-        return client.createContainer(spec);
+        return docker.runtime.createContainer(spec);
       },
     });
     const c = await Controller.start({
-      client: spy,
+      backend: { ...docker, runtime: spy },
       logger,
       home: mkdtempSync(join(tmpdir(), 'hookbox-')),
     });

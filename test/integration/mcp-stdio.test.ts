@@ -7,7 +7,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLogPath, readAuditLog } from '../../src/record/audit-log.js';
 import { createLogger } from '../../src/record/logger.js';
-import { DockerContainerClient } from '../../src/backends/docker/docker-container-client.js';
+import { DockerBackend } from '../../src/backends/docker/docker-backend.js';
 import { LABEL_CONTROLLER_PID, LABEL_MANAGED } from '../../src/sandbox/labels.js';
 import { sourcesDir } from './cli-helpers.js';
 import { rejectionOf } from './rejection.js';
@@ -185,12 +185,12 @@ describe('hookbox mcp (stdio)', () => {
   it('removes its environment when the client goes', async () => {
     const pid = transport.pid!;
     await client.close();
-    const docker = new DockerContainerClient(createLogger({ level: 'silent' }));
+    const docker = new DockerBackend(createLogger({ level: 'silent' }));
     const filter = [`${LABEL_MANAGED}=true`, `${LABEL_CONTROLLER_PID}=${pid}`];
     // The server removes the container before it exits; wait for the exit.
     for (let i = 0; i < 100 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 200));
     expect(isAlive(pid), stderr).toBe(false);
-    expect(await docker.listContainers(filter)).toEqual([]);
+    expect(await docker.runtime.listContainers(filter)).toEqual([]);
   });
 });
 

@@ -10,7 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Controller } from '../../src/controller/controller.js';
 import { UserError } from '../../src/errors/index.js';
 import { createLogger } from '../../src/record/logger.js';
-import { DockerContainerClient } from '../../src/backends/docker/docker-container-client.js';
+import type { SandboxContainerSpec } from '../../src/sandbox/container-runtime.js';
+import { DockerBackend } from '../../src/backends/docker/docker-backend.js';
+import type { DockerRuntime } from '../../src/backends/docker/docker-runtime.js';
 import { hooksJson } from './helpers.js';
 import {
   bash,
@@ -125,19 +127,19 @@ describe('lifecycle of the network', () => {
 
   it('a failure after the network exists removes everything made', async () => {
     const logger = createLogger({ level: 'silent' });
-    const client = new DockerContainerClient(logger);
+    const docker = new DockerBackend(logger);
     let madeFor: string | undefined;
-    const failing = Object.assign(Object.create(client) as DockerContainerClient, {
-      createContainer: async (spec: Parameters<DockerContainerClient['createContainer']>[0]) => {
+    const failing = Object.assign(Object.create(docker.runtime) as DockerRuntime, {
+      createContainer: async (spec: SandboxContainerSpec) => {
         madeFor = spec.labels['dev.hookbox.environment'];
         if (spec.labels['dev.hookbox.role'] === 'sandbox')
           throw new Error('injected sandbox failure');
-        return client.createContainer(spec);
+        return docker.runtime.createContainer(spec);
       },
     });
     const failingHome = mkdtempSync(join(tmpdir(), 'hookbox-net-'));
     const c = await Controller.start({
-      client: failing,
+      backend: { ...docker, runtime: failing },
       logger,
       home: failingHome,
       egress: egressSettings(),

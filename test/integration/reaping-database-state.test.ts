@@ -7,10 +7,10 @@ import Docker from 'dockerode';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ownerGone, reapOrphans } from '../../src/controller/reaper.js';
 import { createLogger } from '../../src/record/logger.js';
-import { DockerContainerClient } from '../../src/backends/docker/docker-container-client.js';
+import { DockerBackend } from '../../src/backends/docker/docker-backend.js';
 import { LABEL_ENVIRONMENT, ownershipLabels } from '../../src/sandbox/labels.js';
 
-const client = new DockerContainerClient(createLogger({ level: 'silent' }));
+const client = new DockerBackend(createLogger({ level: 'silent' }));
 const docker = new Docker();
 const DATABASE = 'postgres://hookbox:***@127.0.0.1:5432/replicas';
 const made: string[] = [];
@@ -58,13 +58,13 @@ describe('reaping what a replica on a database left', () => {
     expect(await reap(environmentId, 'postgres://hookbox:***@127.0.0.1:5432/elsewhere')).toEqual(
       [],
     );
-    expect((await client.inspectContainer(id))?.running).toBe(true);
+    expect((await client.runtime.inspectContainer(id))?.running).toBe(true);
   });
 
   it('a replica of the same database, which no longer lists it, removes it', async () => {
     const environmentId = `env_dbgone${Date.now().toString(36)}`;
     const id = await leftByDeadReplica(environmentId);
     expect(await reap(environmentId, DATABASE)).toEqual([environmentId]);
-    expect(await client.inspectContainer(id)).toBeUndefined();
+    expect(await client.runtime.inspectContainer(id)).toBeUndefined();
   });
 });

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { reapOrphans } from '../../src/controller/reaper.js';
 import { createLogger } from '../../src/record/logger.js';
-import { DockerContainerClient } from '../../src/backends/docker/docker-container-client.js';
+import { DockerBackend } from '../../src/backends/docker/docker-backend.js';
 import { LABEL_STATE_FILE } from '../../src/sandbox/labels.js';
 import { redactUrl } from '../../src/state/postgres-state-store.js';
 import { startPostgres, type Postgres } from './postgres.js';
@@ -63,7 +63,7 @@ export async function startReplicas(key: string): Promise<Replicas> {
       // Orphans): as its replicas would once it lists nothing.
       const location = redactUrl(database.url);
       await reapOrphans(
-        new DockerContainerClient(createLogger({ level: 'silent' })),
+        new DockerBackend(createLogger({ level: 'silent' })),
         (labels) => labels[LABEL_STATE_FILE] === location,
       );
       await database.stop();

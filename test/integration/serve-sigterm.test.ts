@@ -12,13 +12,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Hookbox } from '../../src/client/index.js';
 import { reapOrphans } from '../../src/controller/reaper.js';
 import { createLogger } from '../../src/record/logger.js';
-import { DockerContainerClient } from '../../src/backends/docker/docker-container-client.js';
+import { DockerBackend } from '../../src/backends/docker/docker-backend.js';
 import { LABEL_ENVIRONMENT } from '../../src/sandbox/labels.js';
 
 const KEY = 'sigterm-test-key';
 /** Far above what a stop takes here (about a second); only a server that never ends reaches it. */
 const NO_EXIT_AFTER_MS = 60_000;
-const docker = new DockerContainerClient(createLogger({ level: 'silent' }));
+const docker = new DockerBackend(createLogger({ level: 'silent' }));
 const children: ChildProcess[] = [];
 const made: string[] = [];
 
@@ -87,7 +87,7 @@ async function networkedEnvironment(client: Hookbox): Promise<string> {
 }
 
 const running = async (id: string) =>
-  (await docker.listContainers([`${LABEL_ENVIRONMENT}=${id}`])).length;
+  (await docker.runtime.listContainers([`${LABEL_ENVIRONMENT}=${id}`])).length;
 
 describe('hookbox serve on SIGTERM', () => {
   it('durable, with a networked environment: exits 0 at once, says it keeps the environments, keeps them', async () => {

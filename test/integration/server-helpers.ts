@@ -9,7 +9,7 @@ import { Controller } from '../../src/controller/controller.js';
 import type { DriverRegistry } from '../../src/interactions/drivers/index.js';
 import type { Interaction } from '../../src/interactions/schema.js';
 import { createLogger } from '../../src/record/logger.js';
-import { DockerContainerClient } from '../../src/backends/docker/docker-container-client.js';
+import { DockerBackend } from '../../src/backends/docker/docker-backend.js';
 import { diskRootOf } from '../../src/sandbox/workspace-disk.js';
 import { LABEL_CONTROLLER, LABEL_MANAGED } from '../../src/sandbox/labels.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
@@ -17,7 +17,7 @@ import { fetchJson } from './api-helpers.js';
 
 export const KEY = 'integration-test-key';
 const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'silent' });
-const docker = new DockerContainerClient(logger);
+const docker = new DockerBackend(logger);
 
 export async function serverWith(
   options: { environmentTtlMs?: number; sweepIntervalMs?: number; drivers?: DriverRegistry } = {},
@@ -46,8 +46,8 @@ export async function resourcesOf(
     `${LABEL_CONTROLLER}=${server.service.controller.identity.id}`,
   ];
   const [containers, volumes] = await Promise.all([
-    docker.listContainers(filter),
-    docker.listVolumes(filter),
+    docker.runtime.listContainers(filter),
+    docker.runtime.listVolumes(filter),
   ]);
   let disks = 0;
   try {

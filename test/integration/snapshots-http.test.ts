@@ -191,7 +191,9 @@ describe('snapshot lifetime', () => {
       await expect(controller.createEnvironment({ snapshot: snapshot.id })).rejects.toMatchObject({
         code: 'not_found',
       });
-      const volumes = await controller.client.listVolumes([`dev.hookbox.snapshot=${snapshot.id}`]);
+      const volumes = await controller.backend.runtime.listVolumes([
+        `dev.hookbox.snapshot=${snapshot.id}`,
+      ]);
       expect(volumes).toEqual([]);
     } finally {
       await controller.close();

@@ -10,15 +10,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/record/logger.js';
-import { DockerContainerClient } from '../../src/backends/docker/docker-container-client.js';
+import { DockerBackend } from '../../src/backends/docker/docker-backend.js';
 import { templateTag } from '../../src/templates/template-image.js';
 import { cli } from './cli-helpers.js';
 
-const docker = new DockerContainerClient(createLogger({ level: 'silent' }));
+const docker = new DockerBackend(createLogger({ level: 'silent' }));
 const NAME = 'it-startup-files';
 
 afterAll(async () => {
-  await docker.removeImage(templateTag(NAME)).catch(() => {});
+  await docker.images.removeImage(templateTag(NAME)).catch(() => {});
 });
 
 function dockerfileDir(...lines: string[]): string {
@@ -63,6 +63,6 @@ describe('the template check refuses start-up files that lead to tool code', () 
     expect(problems).not.toContain('plain-path.pth');
     expect(problems).not.toContain('distutils-precedence.pth');
     expect(problems).not.toMatch(/\n\s+at /);
-    expect(await docker.inspectImage(templateTag(NAME))).toBeUndefined();
+    expect(await docker.images.inspectImage(templateTag(NAME))).toBeUndefined();
   }, 600_000);
 });

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Controller } from '../../src/controller/controller.js';
 import { UserError } from '../../src/errors/index.js';
 import { createLogger } from '../../src/record/logger.js';
-import { DockerContainerClient } from '../../src/backends/docker/docker-container-client.js';
+import { DockerBackend } from '../../src/backends/docker/docker-backend.js';
 import { startServer } from '../../src/server/index.js';
 import {
   LABEL_TEMPLATE,
@@ -25,12 +25,12 @@ import { PROTOCOL_VERSION } from '../../src/sandbox/protocol/index.js';
 import { apiErrorOf } from './api-error.js';
 
 const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'silent' });
-const docker = new DockerContainerClient(logger);
+const docker = new DockerBackend(logger);
 const controller = useController();
 const made: string[] = [];
 
 afterAll(async () => {
-  for (const name of made) await docker.removeImage(templateTag(name)).catch(() => {});
+  for (const name of made) await docker.images.removeImage(templateTag(name)).catch(() => {});
 });
 
 /** A folder holding a Dockerfile with these lines. */
@@ -179,7 +179,7 @@ describe('what a template must not do', () => {
       expect([result.code, result.stderr]).toEqual([2, expect.stringMatching(message)]);
       expect(result.stderr).not.toMatch(/\n\s+at /); // no stack trace
       // Nothing usable was left behind under that name.
-      expect(await docker.inspectImage(templateTag('it-refused'))).toBeUndefined();
+      expect(await docker.images.inspectImage(templateTag('it-refused'))).toBeUndefined();
     },
   );
 
@@ -317,7 +317,7 @@ describe('upgrades', () => {
     const chunks: Buffer[] = [];
     for await (const chunk of archive) chunks.push(chunk as Buffer);
     made.push('it-stale');
-    await docker.buildImage(
+    await docker.images.buildImage(
       Buffer.concat(chunks),
       templateTag('it-stale'),
       {},

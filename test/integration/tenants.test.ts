@@ -10,7 +10,7 @@ import { Controller } from '../../src/controller/controller.js';
 import type { Interaction } from '../../src/interactions/schema.js';
 import { auditLogPath, readAuditLog } from '../../src/record/audit-log.js';
 import { createLogger } from '../../src/record/logger.js';
-import { DockerContainerClient } from '../../src/backends/docker/docker-container-client.js';
+import { DockerBackend } from '../../src/backends/docker/docker-backend.js';
 import { LABEL_CONTROLLER, LABEL_MANAGED } from '../../src/sandbox/labels.js';
 import { loadTenantKeys, startServer, type RunningServer } from '../../src/server/index.js';
 import { codeCall, scripted, SECURITY_GATE_REQUEST } from '../unit/interactions/gemini-requests.js';
@@ -18,7 +18,7 @@ import { apiErrorOf } from './api-error.js';
 import type { EnvironmentBody, InteractionBody } from './api-helpers.js';
 
 const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'silent' });
-const docker = new DockerContainerClient(logger);
+const docker = new DockerBackend(logger);
 const ALICE = 'alice-key-0001';
 const BOB = 'bob-key-00002';
 const ADMIN = 'admin-key-0003';
@@ -93,7 +93,7 @@ async function containersOf(server: RunningServer): Promise<number> {
     `${LABEL_CONTROLLER}=${server.service.controller.identity.id}`,
     'dev.hookbox.role=sandbox',
   ];
-  return (await docker.listContainers(filter)).length;
+  return (await docker.runtime.listContainers(filter)).length;
 }
 
 async function resourcesOf(
@@ -104,8 +104,8 @@ async function resourcesOf(
     `${LABEL_CONTROLLER}=${server.service.controller.identity.id}`,
   ];
   const [containers, volumes] = await Promise.all([
-    docker.listContainers(filter),
-    docker.listVolumes(filter),
+    docker.runtime.listContainers(filter),
+    docker.runtime.listVolumes(filter),
   ]);
   return { containers: containers.length, volumes: volumes.length };
 }

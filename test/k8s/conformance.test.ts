@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Controller } from '../../src/controller/controller.js';
 import type { Environment } from '../../src/controller/environment.js';
-import { KubernetesContainerClient } from '../../src/backends/kubernetes/kubernetes-container-client.js';
+import { KubernetesRuntime } from '../../src/backends/kubernetes/kubernetes-runtime.js';
 import { createLogger } from '../../src/record/logger.js';
 import { LABEL_MANAGED } from '../../src/sandbox/labels.js';
 
@@ -17,7 +17,7 @@ const namespace = process.env.HOOKBOX_K8S_NAMESPACE ?? 'hookbox';
 const runtime = process.env.HOOKBOX_K8S_RUNTIME;
 const GATE = `#!/bin/sh\nif grep -q FORBIDDEN; then echo '{"decision":"deny","reason":"forbidden word"}'; fi\nexit 0\n`;
 
-let client: KubernetesContainerClient;
+let client: KubernetesRuntime;
 let controller: Controller;
 let env: Environment;
 
@@ -30,12 +30,12 @@ async function run(code: string) {
 }
 
 beforeAll(async () => {
-  client = new KubernetesContainerClient(logger, {
+  client = new KubernetesRuntime(logger, {
     namespace,
     ...(runtime ? { runtimeClasses: { runsc: runtime } } : {}),
   });
   controller = await Controller.start({
-    client,
+    backend: { name: 'kubernetes', runtime: client },
     logger,
     image,
     startEngine: false,

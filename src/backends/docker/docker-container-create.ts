@@ -1,6 +1,6 @@
 // The Docker create-container request of a sandbox container spec: hardened host settings and mounts.
 import type Docker from 'dockerode';
-import type { SandboxContainerSpec } from '../../sandbox/container-client.js';
+import type { SandboxContainerSpec } from '../../sandbox/container-runtime.js';
 
 export function containerCreateOptions(spec: SandboxContainerSpec): Docker.ContainerCreateOptions {
   return {

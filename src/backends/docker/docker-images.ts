@@ -1,23 +1,24 @@
-// The Docker engine's images (build, inspect, list, tag, remove), for DockerContainerClient.
+// The Docker engine's images (build, inspect, list, tag, remove): the Docker backend's image store
+// (src/backends/docker/docker-backend.ts).
 import type Docker from 'dockerode';
 import { Readable } from 'node:stream';
-import type { BuildImageOptions, ImageSummary } from '../../sandbox/container-client.js';
+import type { BuildImageOptions, ImageStore, ImageSummary } from '../../sandbox/image-store.js';
 import { unlessNotFound, type EngineCall } from './docker-engine-call.js';
 
-export class DockerImages {
+export class DockerImages implements ImageStore {
   constructor(
     private readonly docker: Docker,
     private readonly call: EngineCall,
   ) {}
 
-  async labels(tag: string): Promise<Record<string, string> | undefined> {
+  async imageLabels(tag: string): Promise<Record<string, string> | undefined> {
     const info = await unlessNotFound(
       this.call('inspect image', { tag }, () => this.docker.getImage(tag).inspect()),
     );
     return info && (info.Config?.Labels ?? {});
   }
 
-  async build(
+  async buildImage(
     context: Buffer,
     tag: string,
     buildArgs: Record<string, string>,
@@ -54,26 +55,26 @@ export class DockerImages {
     });
   }
 
-  async inspect(tag: string): Promise<ImageSummary | undefined> {
+  async inspectImage(tag: string): Promise<ImageSummary | undefined> {
     const info = await unlessNotFound(
       this.call('inspect image', { tag }, () => this.docker.getImage(tag).inspect()),
     );
     return info && imageSummary(info);
   }
 
-  async list(labelFilter: string[]): Promise<ImageSummary[]> {
+  async listImages(labelFilter: string[]): Promise<ImageSummary[]> {
     const list = await this.call('list images', { labelFilter }, () =>
       this.docker.listImages({ filters: { label: labelFilter } }),
     );
     const summaries: ImageSummary[] = [];
     for (const image of list) {
-      const summary = await this.inspect(image.Id);
+      const summary = await this.inspectImage(image.Id);
       if (summary) summaries.push(summary);
     }
     return summaries;
   }
 
-  async tag(source: string, target: string): Promise<void> {
+  async tagImage(source: string, target: string): Promise<void> {
     const colon = target.lastIndexOf(':');
     await this.call('tag image', { source, target }, () =>
       this.docker
@@ -82,7 +83,7 @@ export class DockerImages {
     );
   }
 
-  async remove(tag: string): Promise<void> {
+  async removeImage(tag: string): Promise<void> {
     await unlessNotFound(
       this.call('remove image', { tag }, () => this.docker.getImage(tag).remove({})),
     );

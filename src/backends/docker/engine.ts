@@ -1,8 +1,8 @@
+import type { ContainerRuntime } from '../../sandbox/container-runtime.js';
 import { execa } from 'execa';
 import { join } from 'node:path';
 import { SystemError } from '../../errors/index.js';
 import { packageRoot } from '../../paths.js';
-import type { ContainerClient } from '../../sandbox/container-client.js';
 import { describeNoEngine, dockerHostOf } from './docker-host.js';
 
 /**
@@ -12,7 +12,7 @@ import { describeNoEngine, dockerHostOf } from './docker-host.js';
  * there, so it fails at once naming the address and the variable (docs/operations.md, "The engine").
  */
 export async function ensureEngine(
-  client: ContainerClient,
+  client: ContainerRuntime,
   options: { quiet?: boolean } = {},
 ): Promise<void> {
   const host = dockerHostOf();

@@ -1,5 +1,5 @@
 import type { V1Pod, V1Volume, V1VolumeMount } from '@kubernetes/client-node';
-import type { SandboxContainerSpec } from '../../sandbox/container-client.js';
+import type { SandboxContainerSpec } from '../../sandbox/container-runtime.js';
 import { SANDBOX_DEFAULTS } from '../../sandbox/sandbox-options.js';
 
 /** Where and how the Kubernetes backend makes sandbox pods (docs/kubernetes.md). */
@@ -73,7 +73,7 @@ function mib(value: number): string {
 }
 
 /**
- * The pod for one sandbox: the Docker backend's hardening (src/backends/docker/docker-container-client.ts)
+ * The pod for one sandbox: the Docker backend's hardening (src/backends/docker/docker-container-create.ts)
  * expressed as pod spec, one rule for one field (docs/kubernetes.md, Hardening table). Volumes are
  * `emptyDir`s that live and die with the pod; the same `agents` emptyDir is mounted read-only at
  * /.agents and /workspace/.agents and writable only at the agent's own path, as in Docker.

@@ -1,5 +1,5 @@
 import { defaultLogger } from '../../record/logger.js';
-import { DockerContainerClient } from '../../backends/docker/docker-container-client.js';
+import { DockerBackend } from '../../backends/docker/docker-backend.js';
 import { describeNoEngine, dockerHostOf } from '../../backends/docker/docker-host.js';
 import { imageStatus } from '../../sandbox/image.js';
 import { listTemplates } from '../../templates/template-image.js';
@@ -16,7 +16,7 @@ interface RuntimeInfo {
  * stale, what to do if not.
  */
 export async function doctorCommand(io: CliIo): Promise<number> {
-  const client = new DockerContainerClient(defaultLogger());
+  const backend = new DockerBackend(defaultLogger());
   const host = dockerHostOf();
   let healthy = true;
   const say = (ok: boolean, what: string, fix?: string) => {
@@ -26,8 +26,8 @@ export async function doctorCommand(io: CliIo): Promise<number> {
   };
   io.stdout(`node ${process.version}\n`);
   try {
-    await client.ping();
-    const version = await client.docker.version();
+    await backend.runtime.ping();
+    const version = await backend.docker.version();
     say(
       true,
       `Docker engine answers at ${host.address} (server ${version.Version}, API ${version.ApiVersion})`,
@@ -43,7 +43,7 @@ export async function doctorCommand(io: CliIo): Promise<number> {
     return 1;
   }
   // gVisor is optional: its absence is reported, not a failure (docs/gvisor.md).
-  const runtimes = ((await client.docker.info()) as { Runtimes?: Record<string, RuntimeInfo> })
+  const runtimes = ((await backend.docker.info()) as { Runtimes?: Record<string, RuntimeInfo> })
     .Runtimes;
   const runsc = runtimes?.runsc;
   io.stdout(
@@ -51,7 +51,7 @@ export async function doctorCommand(io: CliIo): Promise<number> {
       ? `✔ gVisor runtime runsc registered (${runsc.path ?? 'runsc'} ${(runsc.runtimeArgs ?? []).join(' ')}); use --runtime runsc or sandbox.runtime\n`
       : '- gVisor runtime runsc not registered (optional; `bash scripts/ensure-runsc.sh` installs and registers it)\n',
   );
-  const status = await imageStatus(client);
+  const status = await imageStatus(backend.images);
   say(
     status.basePresent,
     `base image ${status.tags.base}`,
@@ -64,7 +64,7 @@ export async function doctorCommand(io: CliIo): Promise<number> {
   );
   // Templates built on another sandbox image are refused until rebuilt (docs/templates.md,
   // "Upgrades"); a warning, since every other template still works.
-  for (const template of await listTemplates(client, status.tags.sandbox)) {
+  for (const template of await listTemplates(backend.images, status.tags.sandbox)) {
     if (template.stale)
       io.stdout(
         `! template ${template.name} is stale (built on ${template.base})\n    → run \`hookbox template build --stale\` (or \`hookbox template build ${template.source} --name ${template.name}\`)\n`,

@@ -10,7 +10,7 @@ import { AUDIT_RETENTION_DEFAULTS, pruneAuditLogs } from '../../record/audit-ret
 import { socketRootOf } from '../../network/socket-folders.js';
 import { hookboxHome } from '../../paths.js';
 import { defaultLogger } from '../../record/logger.js';
-import { DockerContainerClient } from '../../backends/docker/docker-container-client.js';
+import { DockerBackend } from '../../backends/docker/docker-backend.js';
 import type { CliIo } from '../io.js';
 import { createProgress } from '../progress.js';
 
@@ -47,23 +47,26 @@ export async function gcCommand(
       AUDIT_RETENTION_DEFAULTS.maxTotalMb,
     ),
   };
-  const client = new DockerContainerClient(defaultLogger());
+  const backend = new DockerBackend(defaultLogger());
   const progress = createProgress(io, options);
   let removed: Awaited<ReturnType<typeof reapOrphans>>;
   let socketFolders: string[];
   let disks: Awaited<ReturnType<typeof reapWorkspaceDisks>>;
   let auditLogs: ReturnType<typeof pruneAuditLogs>;
   try {
-    removed = await reapOrphans(client, options.all ? () => true : undefined, (message) =>
+    removed = await reapOrphans(backend, options.all ? () => true : undefined, (message) =>
       progress.update(`hookbox gc: ${message}`),
     );
     progress.update('hookbox gc: egress socket folders');
-    socketFolders = await reapSocketFolders(client, socketRootOf(hookboxHome(), undefined));
+    socketFolders = await reapSocketFolders(
+      backend.runtime,
+      socketRootOf(hookboxHome(), undefined),
+    );
     progress.update('hookbox gc: workspace disks');
-    disks = await reapWorkspaceDisks(client, diskRootOf(hookboxHome()));
+    disks = await reapWorkspaceDisks(backend.runtime, diskRootOf(hookboxHome()));
     // Audit logs past the retention go too, except those of environments that still exist.
     progress.update('hookbox gc: audit logs');
-    auditLogs = pruneAuditLogs(hookboxHome(), retention, await liveEnvironmentIds(client));
+    auditLogs = pruneAuditLogs(hookboxHome(), retention, await liveEnvironmentIds(backend.runtime));
   } finally {
     progress.done();
   }

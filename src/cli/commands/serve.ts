@@ -9,7 +9,7 @@ import { loadPolicyFile } from '../../hooks/controller-hooks/policy-file.js';
 import { createLogger } from '../../record/logger.js';
 import { SqliteInteractionStore } from '../../state/sqlite-interaction-store.js';
 import { defaultLogger } from '../../record/logger.js';
-import { DockerContainerClient } from '../../backends/docker/docker-container-client.js';
+import { DockerBackend } from '../../backends/docker/docker-backend.js';
 import { ensureControllerImage } from '../../server/controller-image.js';
 import {
   checkListenSafety,
@@ -28,7 +28,7 @@ import { SharedInteractionStore } from '../../state/shared-interaction-store.js'
 import { checkStateUrl } from '../../state/postgres-state-store.js';
 import type { InteractionStore } from '../../interactions/store.js';
 import type { Logger } from '../../record/logger.js';
-import type { ContainerClient } from '../../sandbox/container-client.js';
+import type { Backend } from '../../sandbox/backend.js';
 
 export interface ServeCommandOptions {
   host?: string;
@@ -62,11 +62,11 @@ export interface ServeCommandOptions {
   shutdownGrace?: string;
 }
 
-/** `--backend`: where sandboxes run. Kubernetes brings its client and the image to use as is. */
+/** `--backend`: where sandboxes run. Kubernetes brings its runtime and the image to use as is. */
 async function backendOptions(
   options: ServeCommandOptions,
   logger: Logger,
-): Promise<{ client?: ContainerClient; image?: string; startEngine?: boolean }> {
+): Promise<{ backend?: Backend; image?: string; startEngine?: boolean }> {
   const backend = options.backend ?? 'docker';
   if (backend === 'docker') return {};
   if (backend === 'kubernetes') {
@@ -344,7 +344,7 @@ export async function controllerImageCommand(
   const progress = createProgress(io);
   let tag: string;
   try {
-    tag = await ensureControllerImage(new DockerContainerClient(logger), logger, {
+    tag = await ensureControllerImage(new DockerBackend(logger).images, logger, {
       ...(options.base ? { base: options.base } : {}),
       onProgress: buildProgressFor(io, progress),
     });

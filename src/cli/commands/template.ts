@@ -1,6 +1,6 @@
 import { UserError } from '../../errors/index.js';
 import { defaultLogger } from '../../record/logger.js';
-import { DockerContainerClient } from '../../backends/docker/docker-container-client.js';
+import { DockerBackend } from '../../backends/docker/docker-backend.js';
 import { ensureEngine } from '../../backends/docker/engine.js';
 import { ensureImage, imageTags } from '../../sandbox/image.js';
 import { buildTemplate } from '../../templates/template-build.js';
@@ -29,7 +29,7 @@ export async function templateBuildCommand(
 ): Promise<number> {
   const jobs: { name: string; path: string }[] = [];
   const logger = defaultLogger();
-  const client = new DockerContainerClient(logger);
+  const backend = new DockerBackend(logger);
   if (options.stale) {
     if (path !== undefined || options.name !== undefined)
       throw new UserError('invalid_argument', '--stale: give either --stale or PATH --name NAME', {
@@ -59,19 +59,19 @@ export async function templateBuildCommand(
       );
     jobs.push({ name: options.name, path });
   }
-  await ensureEngine(client, { quiet: true });
-  const sandbox = await ensureImage(client, logger, {
+  await ensureEngine(backend.runtime, { quiet: true });
+  const sandbox = await ensureImage(backend.images, logger, {
     onProgress: (message) => io.stderr(`${message}\n`),
   });
   if (options.stale) {
     const shipped = shippedTemplates();
-    for (const template of await listTemplates(client, sandbox))
+    for (const template of await listTemplates(backend.images, sandbox))
       if (template.stale)
         jobs.push({ name: template.name, path: shipped[template.name] ?? template.source });
   }
   const results = [];
   for (const job of jobs) {
-    const result = await buildTemplate(client, logger, sandbox, {
+    const result = await buildTemplate(backend, logger, sandbox, {
       name: job.name,
       path: job.path,
       force: options.force ?? false,
@@ -91,7 +91,7 @@ export async function templateBuildCommand(
 
 /** `hookbox template list`: default, the shipped templates and the built ones, with staleness. */
 export async function templateListCommand(options: { json?: boolean }, io: CliIo): Promise<number> {
-  const client = new DockerContainerClient(defaultLogger());
+  const client = new DockerBackend(defaultLogger()).images;
   const sandbox = imageTags().sandbox;
   const built = await listTemplates(client, sandbox);
   const image = await client.inspectImage(sandbox);
@@ -145,7 +145,7 @@ export async function templateRemoveCommand(name: string, io: CliIo): Promise<nu
         details: { field: 'NAME' },
       },
     );
-  const client = new DockerContainerClient(defaultLogger());
+  const client = new DockerBackend(defaultLogger()).images;
   const found = await findTemplate(client, name, imageTags().sandbox);
   if (!found)
     throw new UserError('not_found', `NAME: no template ${JSON.stringify(name)} is built`, {

@@ -27,8 +27,10 @@ export function registerConsoleResources(app: FastifyInstance, service: Interact
   }));
 
   app.get('/console/api/templates', async () => {
-    const built = await listTemplates(controller.client, controller.templates.sandboxImage);
-    const shipped = Object.keys(shippedTemplates());
+    const { images } = controller.backend;
+    const built = images ? await listTemplates(images, controller.templates.sandboxImage) : [];
+    // Shipped templates are built on first use, which needs the image store too.
+    const shipped = images ? Object.keys(shippedTemplates()) : [];
     const pools = [...controller.pools].map(([template, pool]) => ({
       template,
       ready: pool.size,

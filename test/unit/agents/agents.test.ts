@@ -5,12 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { MemoryAgentRows } from '../../../src/agents/agent-rows.js';
 import { Agents } from '../../../src/agents/agents.js';
 import { UserError } from '../../../src/errors/errors.js';
+import { agentDefinitionCheck } from '../../../src/interactions/agent-definition.js';
 import { DriverRegistry } from '../../../src/interactions/drivers/index.js';
 import type { Caller } from '../../../src/tenants/tenant.js';
 
 const alice = { tenant: 'alice', role: 'tenant' } as Caller;
 const bob = { tenant: 'bob', role: 'tenant' } as Caller;
-const drivers = new DriverRegistry();
+const drivers = agentDefinitionCheck(new DriverRegistry());
 const BASE = { type: 'remote', sources: [{ type: 'inline', target: 'a.txt', content: 'a' }] };
 
 async function made(): Promise<Agents> {

@@ -1,7 +1,7 @@
 // The Kubernetes backend's pod spec against the Docker backend's hardening, one row per rule
 // (docs/kubernetes.md, Hardening table), and every generated object against the Kubernetes OpenAPI
 // schemas (kubernetes-models' validators). Pure logic: the Docker side is captured from what
-// DockerContainerClient would send, through a stand-in for dockerode.
+// the Docker backend would send, through a stand-in for dockerode.
 import type { V1Container, V1Pod } from '@kubernetes/client-node';
 import { readFileSync } from 'node:fs';
 import { Pod } from 'kubernetes-models/v1';
@@ -10,10 +10,10 @@ import { podName, sandboxPod, splitLabels } from '../../../src/backends/kubernet
 import { sandboxNetworkPolicy } from '../../../src/backends/kubernetes/manifests.js';
 import { createLogger } from '../../../src/record/logger.js';
 import type {
-  ContainerClient,
+  ContainerRuntime,
   SandboxContainerSpec,
-} from '../../../src/sandbox/container-client.js';
-import { DockerContainerClient } from '../../../src/backends/docker/docker-container-client.js';
+} from '../../../src/sandbox/container-runtime.js';
+import { DockerBackend } from '../../../src/backends/docker/docker-backend.js';
 import { LABEL_ROLE } from '../../../src/sandbox/labels.js';
 import { SANDBOX_PATHS } from '../../../src/sandbox/protocol/paths.js';
 import { Sandbox } from '../../../src/sandbox/sandbox.js';
@@ -31,7 +31,7 @@ async function specFor(options: Parameters<typeof Sandbox.create>[0]['options'])
       captured = spec;
       throw new Error('captured');
     },
-  } as unknown as ContainerClient;
+  } as unknown as ContainerRuntime;
   await expect(
     Sandbox.create({
       client,
@@ -46,7 +46,7 @@ async function specFor(options: Parameters<typeof Sandbox.create>[0]['options'])
   return captured!;
 }
 
-/** What DockerContainerClient sends the engine for a spec. */
+/** What the Docker backend sends the engine for a spec. */
 async function dockerBodyFor(spec: SandboxContainerSpec) {
   let body: { HostConfig: Record<string, unknown> } & Record<string, unknown> = { HostConfig: {} };
   const docker = {
@@ -55,7 +55,7 @@ async function dockerBodyFor(spec: SandboxContainerSpec) {
       return { id: 'x' };
     },
   };
-  await new DockerContainerClient(logger, docker as never).createContainer(spec);
+  await new DockerBackend(logger, docker as never).runtime.createContainer(spec);
   return body;
 }
 

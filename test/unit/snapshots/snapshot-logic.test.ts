@@ -12,7 +12,7 @@ import {
   type SnapshotRow,
 } from '../../../src/snapshots/snapshot-rows.js';
 import { Snapshots } from '../../../src/snapshots/snapshots.js';
-import type { ContainerClient } from '../../../src/sandbox/container-client.js';
+import type { ContainerRuntime } from '../../../src/sandbox/container-runtime.js';
 import type { Environment } from '../../../src/controller/environment.js';
 import type { Logger } from '../../../src/record/logger.js';
 import type { FillTarget } from '../../../src/sandbox/sandbox-create.js';
@@ -199,7 +199,7 @@ describe('SqliteSnapshotRows', () => {
 describe('an engine without the copy helper (Kubernetes)', () => {
   it('refuses snapshots and forks with unsupported', async () => {
     const snapshots = new Snapshots({
-      client: {} as ContainerClient,
+      client: {} as ContainerRuntime,
       logger: {} as Logger,
       controller,
       image: 'x',

@@ -4,15 +4,12 @@ import { SystemError } from '../../errors/index.js';
 import type { Logger } from '../../record/logger.js';
 import type {
   AttachedStdio,
-  ContainerClient,
+  ContainerRuntime,
   ContainerState,
   ContainerSummary,
-  NetworkSpec,
-  NetworkSummary,
   SandboxContainerSpec,
   VolumeSummary,
-  ImageSummary,
-} from '../../sandbox/container-client.js';
+} from '../../sandbox/container-runtime.js';
 import {
   KUBERNETES_DEFAULTS,
   SANDBOX_CONTAINER,
@@ -71,12 +68,13 @@ function podState(pod: V1Pod): ContainerState {
 }
 
 /**
- * {@link ContainerClient} on a Kubernetes cluster: one pod per environment (its hardening in
+ * The container runtime of a Kubernetes cluster: one pod per environment (its hardening in
  * pod-spec.ts), the agent stream over the attach websocket, volumes as the pod's emptyDirs. Container
- * ids are pod names. Internal networks (per-environment allowlists) are not offered here: sandbox pods
- * get the namespace's deny-all NetworkPolicy (docs/kubernetes.md).
+ * ids are pod names. It is the whole Kubernetes backend: images are pulled by the nodes from a
+ * registry (no image store) and sandbox pods get the namespace's deny-all NetworkPolicy (no network
+ * store, so no per-environment allowlists); docs/kubernetes.md, "What each backend offers".
  */
-export class KubernetesContainerClient implements ContainerClient {
+export class KubernetesRuntime implements ContainerRuntime {
   readonly namespace: string;
   private readonly kubeConfig: KubeConfig;
   private readonly core: CoreV1Api;
@@ -113,11 +111,6 @@ export class KubernetesContainerClient implements ContainerClient {
     await this.call('list pods', () =>
       this.core.listNamespacedPod({ namespace: this.namespace, limit: 1 }),
     );
-  }
-
-  /** The cluster pulls images itself: an image is taken as present, and its labels as unknown. */
-  async imageLabels(): Promise<Record<string, string> | undefined> {
-    return {};
   }
 
   /** Volumes are the pod's emptyDirs, made with it. */
@@ -227,52 +220,5 @@ export class KubernetesContainerClient implements ContainerClient {
 
   async listVolumes(): Promise<VolumeSummary[]> {
     return [];
-  }
-
-  async createNetwork(spec: NetworkSpec): Promise<NetworkSummary> {
-    throw new SystemError(
-      'sandbox_failed',
-      `network ${spec.name}: per-environment networks (network.allowlist) are not offered by the Kubernetes backend; see docs/kubernetes.md`,
-    );
-  }
-
-  async removeNetwork(): Promise<void> {}
-
-  async listNetworks(): Promise<NetworkSummary[]> {
-    return [];
-  }
-
-  async containerAddress(id: string): Promise<string | undefined> {
-    const pod = await this.call(`read pod ${id}`, () =>
-      this.core.readNamespacedPod({ name: id, namespace: this.namespace }),
-    );
-    return pod.status?.podIP;
-  }
-
-  async buildImage(): Promise<void> {
-    throw new SystemError(
-      'sandbox_failed',
-      'the Kubernetes backend does not build images: build with `hookbox image build`, push, and pass --sandbox-image',
-    );
-  }
-
-  /**
-   * Images live in the cluster's registry, not on an engine this controller can ask: templates other
-   * than `default` are not available on this backend (docs/kubernetes.md).
-   */
-  async inspectImage(): Promise<ImageSummary | undefined> {
-    return undefined;
-  }
-
-  async listImages(): Promise<ImageSummary[]> {
-    return [];
-  }
-
-  async tagImage(): Promise<void> {
-    return this.buildImage();
-  }
-
-  async removeImage(): Promise<void> {
-    return this.buildImage();
   }
 }

@@ -48,27 +48,6 @@ export interface SandboxContainerSpec {
   runtime?: string;
 }
 
-/** A network to make (an environment's internal network). */
-export interface NetworkSpec {
-  name: string;
-  labels: Record<string, string>;
-  /** No route out of the network (Docker `Internal`). */
-  internal: boolean;
-  /** Driver options, such as `com.docker.network.bridge.inhibit_ipv4`. */
-  options: Record<string, string>;
-}
-
-/** A network as the engine describes it: its subnets, so the proxy and the checks know its addresses. */
-export interface NetworkSummary {
-  id: string;
-  name: string;
-  labels: Record<string, string>;
-  internal: boolean;
-  /** IPAM subnets, e.g. `172.18.0.0/16`. */
-  subnets: string[];
-  options: Record<string, string>;
-}
-
 export interface ContainerSummary {
   id: string;
   name: string;
@@ -81,27 +60,6 @@ export interface VolumeSummary {
   labels: Record<string, string>;
 }
 
-/** An image as the engine describes it: what a template check needs from its configuration. */
-export interface ImageSummary {
-  id: string;
-  /** Its repo:tag names. */
-  tags: string[];
-  labels: Record<string, string>;
-  /** The `USER` it runs as ('' for root). */
-  user: string;
-  entrypoint: string[];
-  cmd: string[];
-  /** Paths it declares as `VOLUME`. */
-  volumes: string[];
-  /** `NAME=value` pairs of its `ENV`. */
-  env: string[];
-  /** Whether it declares a `HEALTHCHECK` (which the engine would run as root in the sandbox). */
-  healthcheck: boolean;
-  /** Size in bytes. */
-  sizeBytes: number;
-  created: string;
-}
-
 export interface ContainerState {
   running: boolean;
   status: string;
@@ -109,23 +67,16 @@ export interface ContainerState {
   exitCode: number;
 }
 
-/** How an image is built beyond its context, tag, build arguments and labels. */
-export interface BuildImageOptions {
-  /** The Dockerfile's path in the context. @default `Dockerfile` */
-  dockerfile?: string;
-  /** The build's output, line by line. */
-  onOutput?: (line: string) => void;
-}
-
 /**
- * What hookbox needs from a container engine. The Docker implementation is
- * {@link DockerContainerClient}; unit tests may supply a fake.
+ * What every backend does: containers, their volumes and the attached stdio of the sandbox agent
+ * (docs/kubernetes.md, "What each backend offers"). Images and networks are parts of their own,
+ * which a backend offers whole or not at all (backend.ts). The optional methods are capabilities a backend may
+ * lack; each caller says what it does without one.
  */
-export interface ContainerClient {
+export interface ContainerRuntime {
   ping(): Promise<void>;
   /** The OCI runtimes the engine knows (Docker's `runtimes`); absent where there is no such list. */
   runtimes?(): Promise<string[]>;
-  imageLabels(tag: string): Promise<Record<string, string> | undefined>;
   createVolume(name: string, labels: Record<string, string>): Promise<void>;
   removeVolume(name: string): Promise<void>;
   createContainer(spec: SandboxContainerSpec): Promise<string>;
@@ -160,31 +111,4 @@ export interface ContainerClient {
    * that cannot tell leaves workspace-disk quotas unenforced.
    */
   volumeSizes?(): Promise<Map<string, number>>;
-  /** Makes a network; returns it as the engine describes it (subnets assigned). */
-  createNetwork(spec: NetworkSpec): Promise<NetworkSummary>;
-  /** Removes a network by name or id; one that is gone already is fine. */
-  removeNetwork(nameOrId: string): Promise<void>;
-  /** Networks with these labels (every network for an empty filter). */
-  listNetworks(labelFilter: string[]): Promise<NetworkSummary[]>;
-  /** The container's IPv4 address on a network, if it is attached to it. */
-  containerAddress(id: string, network: string): Promise<string | undefined>;
-  /**
-   * Builds an image from a tar context. `onOutput` gets the build's output line by line (the
-   * `Step N/M : …` lines say which instruction ran; a failed build's message is the error).
-   */
-  buildImage(
-    context: Buffer,
-    tag: string,
-    buildArgs: Record<string, string>,
-    labels: Record<string, string>,
-    options?: BuildImageOptions,
-  ): Promise<void>;
-  /** The image's configuration, or undefined when there is no such image. */
-  inspectImage(tag: string): Promise<ImageSummary | undefined>;
-  /** Images with these labels. */
-  listImages(labelFilter: string[]): Promise<ImageSummary[]>;
-  /** Gives an image another name (`repo:tag`), moving the name if it was on another image. */
-  tagImage(source: string, target: string): Promise<void>;
-  /** Removes an image name (the image goes with its last name); one that is gone is fine. */
-  removeImage(tag: string): Promise<void>;
 }

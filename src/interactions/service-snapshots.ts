@@ -1,14 +1,14 @@
 // The snapshot and fork routes' work: ownership, quotas, and the API's answers (docs/environments.md).
 import type { Environment } from '../controller/environment.js';
-import type { ServiceEnvironments } from '../interactions/service-environments.js';
+import type { ServiceEnvironments } from './service-environments.js';
 import type { Logger } from '../record/logger.js';
 import { assertOwned, canSee } from '../tenants/ownership.js';
 import { quotaExceeded, type QuotaBook } from '../tenants/quotas.js';
 import type { TenantDisk } from '../tenants/tenant-disk.js';
 import type { Caller } from '../tenants/tenant.js';
-import { checkForkCount, snapshotNotFound } from './snapshot-checks.js';
-import type { SnapshotRow } from './snapshot-rows.js';
-import type { SnapshotInfo } from './snapshot-schema.js';
+import { checkForkCount, snapshotNotFound } from '../snapshots/snapshot-checks.js';
+import type { SnapshotRow } from '../snapshots/snapshot-rows.js';
+import type { SnapshotInfo } from '../snapshots/snapshot-schema.js';
 
 export function snapshotInfoOf(row: SnapshotRow, sizeBytes: number | null = null): SnapshotInfo {
   return {

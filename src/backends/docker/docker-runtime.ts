@@ -1,47 +1,30 @@
-import Docker from 'dockerode';
+import type Docker from 'dockerode';
 import { PassThrough } from 'node:stream';
-import type { Logger } from '../../record/logger.js';
 import type {
   AttachedStdio,
-  ContainerClient,
+  ContainerRuntime,
   ContainerState,
   ContainerSummary,
-  ImageSummary,
-  NetworkSpec,
-  NetworkSummary,
   SandboxContainerSpec,
   VolumeSummary,
-} from '../../sandbox/container-client.js';
+} from '../../sandbox/container-runtime.js';
 import { containerCreateOptions } from './docker-container-create.js';
-import { loggedEngineCall, unlessNotFound, type EngineCall } from './docker-engine-call.js';
-import { DockerImages } from './docker-images.js';
+import { unlessNotFound, type EngineCall } from './docker-engine-call.js';
 import { SANDBOX_PATHS } from '../../sandbox/protocol/paths.js';
 
-function networkSummary(info: Docker.NetworkInspectInfo): NetworkSummary {
-  return {
-    id: info.Id,
-    name: info.Name,
-    labels: info.Labels ?? {},
-    internal: info.Internal,
-    subnets: (info.IPAM?.Config ?? []).flatMap((config) => (config.Subnet ? [config.Subnet] : [])),
-    options: info.Options ?? {},
-  };
-}
-
-/** {@link ContainerClient} backed by a Docker engine through dockerode. Every call is logged. */
-export class DockerContainerClient implements ContainerClient {
-  readonly docker: Docker;
-  /** Runs one engine call, logged (src/backends/docker/docker-engine-call.ts). */
-  private readonly call: EngineCall;
-  private readonly images: DockerImages;
+/**
+ * The Docker engine's containers, volumes and attach, with every optional capability
+ * (src/backends/docker/docker-backend.ts puts it together with images and networks).
+ */
+export class DockerRuntime implements ContainerRuntime {
   /** The engine's default OCI runtime, asked once. */
   private defaultRuntime: Promise<string> | undefined;
 
-  constructor(logger: Logger, docker?: Docker) {
-    this.docker = docker ?? new Docker();
-    this.call = loggedEngineCall(logger);
-    this.images = new DockerImages(this.docker, this.call);
-  }
+  constructor(
+    private readonly docker: Docker,
+    /** Runs one engine call, logged (src/backends/docker/docker-engine-call.ts). */
+    private readonly call: EngineCall,
+  ) {}
 
   async ping(): Promise<void> {
     await this.call('ping', {}, () => this.docker.ping());
@@ -52,10 +35,6 @@ export class DockerContainerClient implements ContainerClient {
       Runtimes?: Record<string, unknown>;
     };
     return Object.keys(info.Runtimes ?? {});
-  }
-
-  imageLabels(tag: string): Promise<Record<string, string> | undefined> {
-    return this.images.labels(tag);
   }
 
   async createVolume(name: string, labels: Record<string, string>): Promise<void> {
@@ -189,7 +168,7 @@ export class DockerContainerClient implements ContainerClient {
       const modem = (
         this.docker as unknown as {
           modem: {
-            dial(options: object, callback: (error: Error | null, data: unknown) => void): void;
+            dial(options: object, callback: (error: unknown, data: unknown) => void): void;
           };
         }
       ).modem;
@@ -220,66 +199,5 @@ export class DockerContainerClient implements ContainerClient {
       name: volume.Name,
       labels: volume.Labels ?? {},
     }));
-  }
-
-  async createNetwork(spec: NetworkSpec): Promise<NetworkSummary> {
-    const network = await this.call('create network', { network: spec.name }, () =>
-      this.docker.createNetwork({
-        Name: spec.name,
-        Driver: 'bridge',
-        Internal: spec.internal,
-        CheckDuplicate: true,
-        EnableIPv6: false,
-        Labels: spec.labels,
-        Options: spec.options,
-      }),
-    );
-    const info = await this.call('inspect network', { network: spec.name }, () =>
-      network.inspect(),
-    );
-    return networkSummary(info);
-  }
-
-  async removeNetwork(nameOrId: string): Promise<void> {
-    await unlessNotFound(
-      this.call('remove network', { network: nameOrId }, () =>
-        this.docker.getNetwork(nameOrId).remove(),
-      ),
-    );
-  }
-
-  async listNetworks(labelFilter: string[]): Promise<NetworkSummary[]> {
-    const list = await this.call('list networks', { labelFilter }, () =>
-      this.docker.listNetworks(labelFilter.length > 0 ? { filters: { label: labelFilter } } : {}),
-    );
-    return list.map(networkSummary);
-  }
-
-  async containerAddress(id: string, network: string): Promise<string | undefined> {
-    const info = await this.call('inspect container', { containerId: id }, () =>
-      this.docker.getContainer(id).inspect(),
-    );
-    const address = info.NetworkSettings?.Networks?.[network]?.IPAddress;
-    return address ? address : undefined;
-  }
-
-  buildImage(...args: Parameters<ContainerClient['buildImage']>): Promise<void> {
-    return this.images.build(...args);
-  }
-
-  inspectImage(tag: string): Promise<ImageSummary | undefined> {
-    return this.images.inspect(tag);
-  }
-
-  listImages(labelFilter: string[]): Promise<ImageSummary[]> {
-    return this.images.list(labelFilter);
-  }
-
-  tagImage(source: string, target: string): Promise<void> {
-    return this.images.tag(source, target);
-  }
-
-  removeImage(tag: string): Promise<void> {
-    return this.images.remove(tag);
   }
 }

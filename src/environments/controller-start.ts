@@ -5,8 +5,7 @@ import type { ContainerClient } from '../sandbox/container-client.js';
 import { DockerContainerClient } from '../sandbox/docker-container-client.js';
 import { ensureEngine } from '../sandbox/engine.js';
 import { ensureImage } from '../sandbox/image.js';
-import { PostgresStateStore } from '../state/postgres-state-store.js';
-import { SqliteStateAdapter } from '../state/sqlite-state-adapter.js';
+import { SqlStateStore } from '../state/sql-state-store.js';
 import type { ControllerStateStore } from '../state/store.js';
 import { DEFAULT_TEMPLATE } from '../templates/template-image.js';
 import { Templates } from '../templates/templates.js';
@@ -39,9 +38,9 @@ export async function prepare(options: ControllerOptions): Promise<Prepared> {
   const image =
     options.image ?? (await ensureImage(client, logger, { onProgress: options.onProgress }));
   const state: ControllerStateStore | undefined = options.stateUrl
-    ? await PostgresStateStore.open(options.stateUrl)
+    ? await SqlStateStore.openUrl(options.stateUrl)
     : options.stateFile
-      ? new SqliteStateAdapter(options.stateFile)
+      ? await SqlStateStore.openFile(options.stateFile)
       : undefined;
   const home = options.home ?? hookboxHome();
   const templates = new Templates(client, logger, image, options.onProgress);

@@ -6,7 +6,8 @@ import { UserError } from '../errors/index.js';
 import { checkSnapshotTarget, snapshotNotFound } from './snapshot-checks.js';
 import type { Logger } from '../record/logger.js';
 import { reapSnapshotVolumes } from './snapshot-reaping.js';
-import { MemorySnapshotRows, type SnapshotRows } from './snapshot-rows.js';
+import { MemorySnapshotRows, snapshotRowsOf } from './snapshot-rows.js';
+import type { Rows, SnapshotRecord } from '../state/rows.js';
 import { SNAPSHOT_DEFAULTS, type SnapshotOptions } from './snapshot-options.js';
 import type { ControllerIdentity } from '../sandbox/labels.js';
 import { Snapshots, type SnapshotHost } from './snapshots.js';
@@ -28,7 +29,7 @@ export function checkSnapshotOptions(options: SnapshotOptions = {}): void {
 type SnapshotsController = Pick<
   SnapshotHost,
   'client' | 'logger' | 'image' | 'createCopied' | 'deleteEnvironment'
-> & { identity: ControllerIdentity; state: { snapshots?: SnapshotRows } | undefined };
+> & { identity: ControllerIdentity; state: { snapshots: Rows<SnapshotRecord> } | undefined };
 
 /** The controller's snapshots: records in its state when it has one, else in memory. */
 export function snapshotsOf(
@@ -40,7 +41,7 @@ export function snapshotsOf(
     logger: controller.logger,
     controller: controller.identity,
     image: controller.image,
-    rows: controller.state?.snapshots ?? new MemorySnapshotRows(),
+    rows: controller.state ? snapshotRowsOf(controller.state.snapshots) : new MemorySnapshotRows(),
     ttlMs: options.ttlMs ?? SNAPSHOT_DEFAULTS.ttlMs,
     createCopied: (environmentOptions, copied) =>
       controller.createCopied(environmentOptions, copied),

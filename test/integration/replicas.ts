@@ -10,7 +10,7 @@ import { reapOrphans } from '../../src/environments/reaper.js';
 import { createLogger } from '../../src/record/logger.js';
 import { DockerContainerClient } from '../../src/sandbox/docker-container-client.js';
 import { LABEL_STATE_FILE } from '../../src/sandbox/labels.js';
-import { redactUrl } from '../../src/state/postgres-state-store.js';
+import { redactUrl } from '../../src/state/state-url.js';
 import { startPostgres, type Postgres } from './postgres.js';
 
 export interface Replicas {

@@ -59,11 +59,11 @@ describe('layers', () => {
     // New: the ground floor importing the server.
     write('src/record/bad.ts', "import { app } from '../server/app';\nexport const bad = app;\n");
     // Known (listed in KNOWN_ARROWS_UP), then a new arrow between the same two folders.
-    write('src/agents/agent-rows.ts', 'export const rows = 1;\n');
-    write('src/agents/agents.ts', 'export const agents = 1;\n');
+    write('src/snapshots/snapshot-rows.ts', 'export const rows = 1;\n');
+    write('src/snapshots/snapshots.ts', 'export const snapshots = 1;\n');
     write(
-      'src/state/store.ts',
-      "import { rows } from '../agents/agent-rows';\nimport { agents } from '../agents/agents';\nexport const store = rows + agents;\n",
+      'src/tenants/tenant-disk.ts',
+      "import { rows } from '../snapshots/snapshot-rows';\nimport { snapshots } from '../snapshots/snapshots';\nexport const disk = rows + snapshots;\n",
     );
     // A file cycle within one floor.
     write('src/sandbox/a.ts', "import { b } from './b';\nexport const a = () => b;\n");
@@ -78,7 +78,7 @@ describe('layers', () => {
     expect(arrows(violations)).toEqual([
       'every-file-on-a-floor: src/elsewhere/x.ts -> src/errors/errors.ts',
       'no-arrow-up-from-ground: src/record/bad.ts -> src/server/app.ts',
-      'no-arrow-up-from-state: src/state/store.ts -> src/agents/agents.ts',
+      'no-arrow-up-from-services: src/tenants/tenant-disk.ts -> src/snapshots/snapshots.ts',
       'no-file-cycle: src/sandbox/a.ts -> src/sandbox/b.ts',
     ]);
     expect(ignored).toBe(1);

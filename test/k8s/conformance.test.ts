@@ -5,9 +5,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Controller } from '../../src/environments/controller.js';
-import type { Environment } from '../../src/environments/environment.js';
-import { KubernetesContainerClient } from '../../src/kubernetes/kubernetes-container-client.js';
+import { Controller } from '../../src/controller/controller.js';
+import type { Environment } from '../../src/controller/environment.js';
+import { KubernetesContainerClient } from '../../src/backends/kubernetes/kubernetes-container-client.js';
 import { createLogger } from '../../src/record/logger.js';
 import { LABEL_MANAGED } from '../../src/sandbox/labels.js';
 

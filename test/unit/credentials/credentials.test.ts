@@ -20,7 +20,7 @@ import {
 } from '../../../src/credentials/secret-key.js';
 import { credentialRowsOf } from '../../../src/credentials/rows.js';
 import { SqlStateStore } from '../../../src/state/sql-state-store.js';
-import { parseToolEnv } from '../../../src/environments/tool-env.js';
+import { parseToolEnv } from '../../../src/controller/tool-env.js';
 import { HookboxError, httpStatusOf } from '../../../src/errors/index.js';
 import { parseNetworkOptions } from '../../../src/network/allowlist.js';
 import { openApiDocument } from '../../../src/server/openapi.js';

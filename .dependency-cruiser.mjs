@@ -82,29 +82,7 @@ export const FLOORS = [
  * new arrow up, even between the same two folders, fails. Remove an entry when its import goes
  * (a unit test fails on entries that no longer match an import: test/unit/layers.test.ts).
  */
-export const KNOWN_ARROWS_UP = [
-  // state/ stores the row classes that live beside their features; one persistence layer owns them.
-  ['src/state/postgres-state-store.ts', 'src/agents/agent-rows.ts'],
-  ['src/state/sqlite-state-adapter.ts', 'src/agents/agent-rows.ts'],
-  ['src/state/store.ts', 'src/agents/agent-rows.ts'],
-  ['src/state/postgres-state-store.ts', 'src/credentials/postgres-rows.ts'],
-  ['src/state/sqlite-state-adapter.ts', 'src/credentials/sqlite-rows.ts'],
-  ['src/state/store.ts', 'src/credentials/rows.ts'],
-  ['src/state/postgres-state-store.ts', 'src/snapshots/postgres-snapshot-rows.ts'],
-  ['src/state/sqlite-state-adapter.ts', 'src/snapshots/snapshot-rows.ts'],
-  ['src/state/store.ts', 'src/snapshots/snapshot-rows.ts'],
-  // state/ implements interfaces and upgrades declared by interactions/ (approvals, stored interactions).
-  ['src/state/approval-row-schema.ts', 'src/interactions/approval-store.ts'],
-  ['src/state/postgres-approval-store.ts', 'src/interactions/approval-store.ts'],
-  ['src/state/sqlite-approval-store.ts', 'src/interactions/approval-store.ts'],
-  ['src/state/store.ts', 'src/interactions/approval-store.ts'],
-  ['src/state/shared-interaction-store.ts', 'src/interactions/schema.ts'],
-  ['src/state/shared-interaction-store.ts', 'src/interactions/store.ts'],
-  ['src/state/shared-interaction-store.ts', 'src/interactions/stored-upgrade.ts'],
-  ['src/state/sqlite-interaction-store.ts', 'src/interactions/schema.ts'],
-  ['src/state/sqlite-interaction-store.ts', 'src/interactions/store.ts'],
-  ['src/state/sqlite-interaction-store.ts', 'src/interactions/stored-upgrade.ts'],
-];
+export const KNOWN_ARROWS_UP = [];
 
 const named = (patterns) => patterns.join('|');
 

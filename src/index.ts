@@ -60,7 +60,7 @@ export { decidePre, decidePost, type HandlerRun, type PreDecision } from './hook
 export type { HookDialect } from './config/hooks-config.js';
 export type { Approver, ApprovalRequest, ApprovalState } from './hooks/approvals.js';
 export { importHooks, type ImportReport } from './hooks/import/import-hooks.js';
-export type { ApprovalStore, PendingApproval } from './interactions/approval-store.js';
+export type { ApprovalStore, PendingApproval } from './state/approvals.js';
 export { readAuditLog, auditLogPath, type AuditEntry } from './record/audit-log.js';
 export type { HookRecord, HookOutcome, HookEvent, HookSource } from './record/types.js';
 export type { ToolCall, ToolResult } from './tools/types.js';
@@ -162,8 +162,8 @@ export {
 } from './hooks/controller-hooks/index.js';
 export { WarmPool, type WarmPoolOptions } from './controller/warm-pool.js';
 export { reapOrphans, type ReapResult } from './controller/reaper.js';
-export { StateStore } from './state/state-store.js';
-export { SqliteInteractionStore } from './state/sqlite-interaction-store.js';
+export { SqlStateStore } from './state/sql-state-store.js';
+export { StateInteractionStore } from './interactions/state-interaction-store.js';
 export { fixtureSchema, fixtureJsonSchema, type Fixture } from './testing/fixture-schema.js';
 export { loadFixtures, parseFixture } from './testing/load-fixtures.js';
 export { runFixtures, type CaseResult, type RunOptions } from './testing/run-fixtures.js';

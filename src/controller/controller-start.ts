@@ -5,8 +5,7 @@ import { imagesOf, type Backend } from '../sandbox/backend.js';
 import { DockerBackend } from '../backends/docker/docker-backend.js';
 import { ensureEngine } from '../backends/docker/engine.js';
 import { ensureImage } from '../sandbox/image.js';
-import { PostgresStateStore } from '../state/postgres-state-store.js';
-import { SqliteStateAdapter } from '../state/sqlite-state-adapter.js';
+import { SqlStateStore } from '../state/sql-state-store.js';
 import type { ControllerStateStore } from '../state/store.js';
 import { DEFAULT_TEMPLATE } from '../templates/template-image.js';
 import { Templates } from '../templates/templates.js';
@@ -42,9 +41,9 @@ export async function prepare(options: ControllerOptions): Promise<Prepared> {
       onProgress: options.onProgress,
     }));
   const state: ControllerStateStore | undefined = options.stateUrl
-    ? await PostgresStateStore.open(options.stateUrl)
+    ? await SqlStateStore.openUrl(options.stateUrl)
     : options.stateFile
-      ? new SqliteStateAdapter(options.stateFile)
+      ? await SqlStateStore.openFile(options.stateFile)
       : undefined;
   const home = options.home ?? hookboxHome();
   const templates = new Templates(backend, logger, image, options.onProgress);

@@ -14,7 +14,7 @@ import type { ToolRunSettings } from '../tools/tool-definition.js';
 import type { HooksConfig } from '../config/hooks-config.js';
 import { Environment } from './environment.js';
 import type { EnvironmentOptions } from './environment-options.js';
-import { PostgresStateStore } from '../state/postgres-state-store.js';
+import { SqlStateStore } from '../state/sql-state-store.js';
 import type { ControllerStateStore } from '../state/store.js';
 import { LABEL_CONTROLLER } from '../sandbox/labels.js';
 import { reapOrphans } from './reaper.js';
@@ -178,7 +178,7 @@ export class Controller {
       options.secretKey,
     );
     controller.egressSettings = options.egress;
-    if (state instanceof PostgresStateStore) state.controllerId = controller.identity.id;
+    if (state instanceof SqlStateStore) state.controllerId = controller.identity.id;
     controller.prestartHooks = options.prestartHooks ?? process.env.HOOKBOX_PRESTART !== 'off';
     controller.filesApiGates = options.filesApiGates ?? true;
     controller.snapshots = snapshotsOf(controller, options.snapshots);

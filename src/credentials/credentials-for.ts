@@ -1,6 +1,6 @@
 import type { ControllerStateStore } from '../state/store.js';
 import { Credentials } from './credentials.js';
-import { MemoryCredentialRows } from './rows.js';
+import { credentialRowsOf, MemoryCredentialRows } from './rows.js';
 import { SECRET_KEY_VARIABLE } from './secret-key.js';
 
 /**
@@ -13,7 +13,7 @@ export function credentialsFor(
   secretKey: string | undefined,
 ): Credentials {
   return new Credentials(
-    state?.credentials ?? new MemoryCredentialRows(),
+    state?.credentials ? credentialRowsOf(state.credentials) : new MemoryCredentialRows(),
     () => secretKey ?? process.env[SECRET_KEY_VARIABLE],
   );
 }

@@ -5,7 +5,7 @@ import { UserError } from '../errors/index.js';
 import type { AskRequest } from '../hooks/hook-engine.js';
 import type { ToolCall } from '../tools/types.js';
 import type { ToolCallReport } from './driver.js';
-import type { ApprovalStore, PendingApproval } from './approval-store.js';
+import type { ApprovalStore, PendingApproval } from '../state/approvals.js';
 import type { Interaction } from './schema.js';
 
 /**

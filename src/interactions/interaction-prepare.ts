@@ -6,7 +6,7 @@ import { parseNetworkOptions } from '../network/allowlist.js';
 import type { Logger } from '../record/logger.js';
 import type { Caller } from '../tenants/tenant.js';
 import { checkApprovalItems } from './approval-flow.js';
-import type { ApprovalStore } from './approval-store.js';
+import type { ApprovalStore } from '../state/approvals.js';
 import type { DriverRegistry } from './drivers/index.js';
 import type { PreparedInteraction } from './prepared-interaction.js';
 import type { ParsedInteractionRequest } from './request.js';

@@ -10,7 +10,7 @@ import {
   settleApprovals,
   shownApproval,
 } from './approval-flow.js';
-import type { ApprovalStore } from './approval-store.js';
+import type { ApprovalStore } from '../state/approvals.js';
 import type { DriverContext, ToolCallReport } from './driver.js';
 import { interactionFacts } from './interaction-facts.js';
 import type { EnvironmentLeases } from './leases.js';

@@ -2,7 +2,7 @@
 import type { Environment } from '../controller/environment.js';
 import type { Caller } from '../tenants/tenant.js';
 import type { ConversationTurn, ModelDriver, ModelTool } from './driver.js';
-import type { PendingApproval } from './approval-store.js';
+import type { PendingApproval } from '../state/approvals.js';
 import type { ParsedInteractionRequest } from './request.js';
 import type { Interaction, Step } from './schema.js';
 

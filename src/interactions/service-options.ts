@@ -4,7 +4,7 @@ import { UserError } from '../errors/index.js';
 import type { Logger } from '../record/logger.js';
 import type { QuotaBook } from '../tenants/quotas.js';
 import type { WorkspaceDisk } from '../tenants/workspace-disk.js';
-import type { ApprovalStore } from './approval-store.js';
+import type { ApprovalStore } from '../state/approvals.js';
 import type { DriverRegistry } from './drivers/index.js';
 import { DEFAULT_ENVIRONMENT_TTL_MS } from './leases.js';
 import {

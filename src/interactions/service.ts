@@ -3,14 +3,12 @@ import type { Environment } from '../controller/environment.js';
 import type { NetworkState } from '../controller/network-change.js';
 import { SystemError, UserError } from '../errors/index.js';
 import type { Logger } from '../record/logger.js';
-import { SqliteApprovalStore } from '../state/sqlite-approval-store.js';
-import { SqliteInteractionStore } from '../state/sqlite-interaction-store.js';
 import type { QuotaBook } from '../tenants/quotas.js';
 import type { Caller } from '../tenants/tenant.js';
 import { TenantDisk } from '../tenants/tenant-disk.js';
 import type { WorkspaceDisk } from '../tenants/workspace-disk.js';
 import { approvalTtlFromEnv } from './approval-flow.js';
-import { MemoryApprovalStore, type ApprovalStore } from './approval-store.js';
+import { MemoryApprovalStore, type ApprovalStore } from '../state/approvals.js';
 import { DriverRegistry } from './drivers/index.js';
 import { sweepIdle, sweepIntervalOf } from './environment-expiry.js';
 import { prepareInteraction, type PrepareParts } from './interaction-prepare.js';
@@ -78,10 +76,7 @@ export class InteractionService {
     this.workspaceDisk = options.workspaceDisk;
     this.closeController = options.closeController ?? true;
     const approvals: ApprovalStore =
-      options.approvals ??
-      (this.store instanceof SqliteInteractionStore
-        ? new SqliteApprovalStore(this.store.state.path)
-        : (this.controller.state?.approvals ?? new MemoryApprovalStore()));
+      options.approvals ?? this.controller.state?.approvals ?? new MemoryApprovalStore();
     const ttl = options.environmentTtlMs ?? settings.environmentTtlMs;
     this.leases = new EnvironmentLeases(ttl);
     this.environments = new ServiceEnvironments(

@@ -2,7 +2,7 @@
 import { canSee, notFoundError } from '../tenants/ownership.js';
 import type { Caller } from '../tenants/tenant.js';
 import { answeredInteraction, withCurrentApprovals } from './approval-flow.js';
-import type { ApprovalStore } from './approval-store.js';
+import type { ApprovalStore } from '../state/approvals.js';
 import type { PreparedInteraction } from './prepared-interaction.js';
 import type { Interaction } from './schema.js';
 import type { InteractionStore } from './store.js';

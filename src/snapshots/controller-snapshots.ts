@@ -6,7 +6,8 @@ import { UserError } from '../errors/index.js';
 import { checkSnapshotTarget, snapshotNotFound } from './snapshot-checks.js';
 import type { Logger } from '../record/logger.js';
 import { reapSnapshotVolumes } from './snapshot-reaping.js';
-import { MemorySnapshotRows, type SnapshotRows } from './snapshot-rows.js';
+import { MemorySnapshotRows, snapshotRowsOf } from './snapshot-rows.js';
+import type { Rows, SnapshotRecord } from '../state/rows.js';
 import { SNAPSHOT_DEFAULTS, type SnapshotOptions } from './snapshot-options.js';
 import type { Backend } from '../sandbox/backend.js';
 import type { ControllerIdentity } from '../sandbox/labels.js';
@@ -32,7 +33,7 @@ type SnapshotsController = Pick<
 > & {
   backend: Pick<Backend, 'runtime'>;
   identity: ControllerIdentity;
-  state: { snapshots?: SnapshotRows } | undefined;
+  state: { snapshots: Rows<SnapshotRecord> } | undefined;
 };
 
 /** The controller's snapshots: records in its state when it has one, else in memory. */
@@ -45,7 +46,7 @@ export function snapshotsOf(
     logger: controller.logger,
     controller: controller.identity,
     image: controller.image,
-    rows: controller.state?.snapshots ?? new MemorySnapshotRows(),
+    rows: controller.state ? snapshotRowsOf(controller.state.snapshots) : new MemorySnapshotRows(),
     ttlMs: options.ttlMs ?? SNAPSHOT_DEFAULTS.ttlMs,
     createCopied: (environmentOptions, copied) =>
       controller.createCopied(environmentOptions, copied),

@@ -10,7 +10,7 @@ import { reapOrphans } from '../../src/controller/reaper.js';
 import { createLogger } from '../../src/record/logger.js';
 import { DockerBackend } from '../../src/backends/docker/docker-backend.js';
 import { LABEL_STATE_FILE } from '../../src/sandbox/labels.js';
-import { redactUrl } from '../../src/state/postgres-state-store.js';
+import { redactUrl } from '../../src/state/state-url.js';
 import { startPostgres, type Postgres } from './postgres.js';
 
 export interface Replicas {

@@ -5,8 +5,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { StateStore } from '../../src/state/state-store.js';
-import { SqliteInteractionStore } from '../../src/state/sqlite-interaction-store.js';
+import { SqlStateStore } from '../../src/state/sql-state-store.js';
+import { StateInteractionStore } from '../../src/interactions/state-interaction-store.js';
 
 describe('state file migration', () => {
   it('adds tenant columns to an older file, keeps its rows, and saves steps one row each', async () => {
@@ -38,9 +38,9 @@ describe('state file migration', () => {
       .run('int_old', 'env_old', 'completed', JSON.stringify(body), 't');
     old.close();
 
-    const state = new StateStore(path);
-    expect(state.environments()[0]).toMatchObject({ id: 'env_old', tenant: null });
-    const store = new SqliteInteractionStore(state);
+    const state = await SqlStateStore.openFile(path);
+    expect((await state.environments())[0]).toMatchObject({ id: 'env_old', tenant: null });
+    const store = new StateInteractionStore(state);
     expect(await store.tenantOf('int_old')).toBeNull();
     expect((await store.get('int_old'))?.steps).toEqual([step]);
 
@@ -58,7 +58,7 @@ describe('state file migration', () => {
       output_text: 'done',
       steps: [step, { content: [{ text: 'two' }] }],
     });
-    expect(state.interactionSteps('int_new')).toHaveLength(2);
-    state.close();
+    expect(await state.interactionSteps('int_new')).toHaveLength(2);
+    await state.close();
   });
 });

@@ -7,7 +7,7 @@ import type { Hook } from '../../hooks/controller-hooks/hook.js';
 import { loadHookModule } from '../../hooks/controller-hooks/hook-module.js';
 import { loadPolicyFile } from '../../hooks/controller-hooks/policy-file.js';
 import { createLogger } from '../../record/logger.js';
-import { SqliteInteractionStore } from '../../state/sqlite-interaction-store.js';
+import { StateInteractionStore } from '../../interactions/state-interaction-store.js';
 import { defaultLogger } from '../../record/logger.js';
 import { DockerBackend } from '../../backends/docker/docker-backend.js';
 import { ensureControllerImage } from '../../server/controller-image.js';
@@ -23,9 +23,7 @@ import { defaultMaxEnvironments } from '../../tenants/quotas.js';
 import { DEFAULT_SHUTDOWN_GRACE_S, stopWithin } from '../shutdown.js';
 import type { CliIo } from '../io.js';
 import { buildProgressFor, createProgress } from '../progress.js';
-import { SqliteStateAdapter } from '../../state/sqlite-state-adapter.js';
-import { SharedInteractionStore } from '../../state/shared-interaction-store.js';
-import { checkStateUrl } from '../../state/postgres-state-store.js';
+import { checkStateUrl } from '../../state/state-url.js';
 import type { InteractionStore } from '../../interactions/store.js';
 import type { Logger } from '../../record/logger.js';
 import type { Backend } from '../../sandbox/backend.js';
@@ -275,10 +273,10 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIo): Pro
       : {}),
   });
   let store: InteractionStore | undefined;
-  if (controller.state instanceof SqliteStateAdapter) {
-    const sqlite = new SqliteInteractionStore(controller.state.sqlite);
-    store = sqlite;
-    const interrupted = sqlite.markInterrupted();
+  if (controller.state && !controller.state.shared) {
+    const own = new StateInteractionStore(controller.state);
+    store = own;
+    const interrupted = await own.markInterrupted();
     if (interrupted > 0)
       io.stderr(
         `hookbox serve: ${interrupted} interaction(s) were running when the last controller stopped; marked failed\n`,
@@ -286,7 +284,7 @@ export async function serveCommand(options: ServeCommandOptions, io: CliIo): Pro
   } else if (controller.state) {
     // Shared state: an interaction in progress may be another replica's, running now; it is not
     // marked failed here (docs/kubernetes.md, Several replicas).
-    store = new SharedInteractionStore(controller.state);
+    store = new StateInteractionStore(controller.state);
   }
   const server = await startServer({
     host,

@@ -18,7 +18,8 @@ import {
   secretKeyWarning,
   unseal,
 } from '../../../src/credentials/secret-key.js';
-import { SqliteCredentialRows } from '../../../src/credentials/sqlite-rows.js';
+import { credentialRowsOf } from '../../../src/credentials/rows.js';
+import { SqlStateStore } from '../../../src/state/sql-state-store.js';
 import { parseToolEnv } from '../../../src/tools/tool-env.js';
 import { HookboxError, httpStatusOf } from '../../../src/errors/index.js';
 import { parseNetworkOptions } from '../../../src/network/allowlist.js';
@@ -184,13 +185,13 @@ describe('Credentials', () => {
 describe('the SQLite state file', () => {
   it('holds the credential sealed: its bytes never contain the value', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'hookbox-cred-')), 'state.db');
-    const rows = new SqliteCredentialRows(path);
-    const credentials = new Credentials(rows, () => KEY);
+    const state = await SqlStateStore.openFile(path);
+    const credentials = new Credentials(credentialRowsOf(state.credentials), () => KEY);
     const made = await credentials.create(
       { name: 'named-in-clear', value: VALUE, headers: { 'X-Api-Key': 'hv-secret-header-9' } },
       'alice',
     );
-    rows.close();
+    await state.close();
     const bytes = [path, `${path}-wal`]
       .filter((file) => existsSync(file))
       .map((file) => readFileSync(file).toString('latin1'))
@@ -198,10 +199,12 @@ describe('the SQLite state file', () => {
     expect(bytes).toContain('named-in-clear');
     expect(bytes).not.toContain(VALUE);
     expect(bytes).not.toContain('hv-secret-header-9');
-    const reopened = new Credentials(new SqliteCredentialRows(path), () => KEY);
+    const again = await SqlStateStore.openFile(path);
+    const reopened = new Credentials(credentialRowsOf(again.credentials), () => KEY);
     expect((await reopened.open(made.id, 'alice', 'f')).headers).toEqual({
       'X-Api-Key': 'hv-secret-header-9',
     });
+    await again.close();
   });
 });
 

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseStoredInteraction } from '../../../src/interactions/stored-upgrade.js';
-import { SqliteInteractionStore } from '../../../src/state/sqlite-interaction-store.js';
-import { StateStore } from '../../../src/state/state-store.js';
+import { StateInteractionStore } from '../../../src/interactions/state-interaction-store.js';
+import { SqlStateStore } from '../../../src/state/sql-state-store.js';
 
 const hooks: never[] = [];
 /** The steps of one interaction as hookbox stored them before the SDK shapes. */
@@ -84,8 +84,10 @@ describe('interactions stored in the shapes before the SDKs', () => {
   });
 
   it('read back from a state file that holds them', async () => {
-    const state = new StateStore(join(mkdtempSync(join(tmpdir(), 'hookbox-upgrade-')), 'state.db'));
-    state.saveInteraction({
+    const state = await SqlStateStore.openFile(
+      join(mkdtempSync(join(tmpdir(), 'hookbox-upgrade-')), 'state.db'),
+    );
+    await state.saveInteraction({
       id: 'int_old',
       environment_id: 'env_old',
       status: 'completed',
@@ -93,8 +95,9 @@ describe('interactions stored in the shapes before the SDKs', () => {
       updated: 't',
       tenant: null,
     });
-    state.replaceInteractionSteps('int_old', OLD_STEPS);
-    const read = await new SqliteInteractionStore(state).get('int_old');
+    await state.replaceInteractionSteps('int_old', OLD_STEPS);
+    const read = await new StateInteractionStore(state).get('int_old');
+    await state.close();
     expect(read?.steps[5]).toMatchObject({ type: 'function_call', name: 'read_file' });
     expect(read?.steps[2]).toMatchObject({ result: 'hi\n' });
   });

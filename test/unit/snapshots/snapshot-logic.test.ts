@@ -8,9 +8,10 @@ import { copyHelperSpec, copyScript } from '../../../src/snapshots/copy-helper.j
 import { checkForkCount, checkSnapshotTarget } from '../../../src/snapshots/snapshot-checks.js';
 import {
   MemorySnapshotRows,
-  SqliteSnapshotRows,
+  snapshotRowsOf,
   type SnapshotRow,
 } from '../../../src/snapshots/snapshot-rows.js';
+import { SqlStateStore } from '../../../src/state/sql-state-store.js';
 import { Snapshots } from '../../../src/snapshots/snapshots.js';
 import type { ContainerRuntime } from '../../../src/sandbox/container-runtime.js';
 import type { Environment } from '../../../src/controller/environment.js';
@@ -184,15 +185,16 @@ describe('SqliteSnapshotRows', () => {
       },
       networked: false,
     };
-    const first = new SqliteSnapshotRows(path);
-    await first.save(row);
-    first.close();
-    const second = new SqliteSnapshotRows(path);
+    const first = await SqlStateStore.openFile(path);
+    await snapshotRowsOf(first.snapshots).save(row);
+    await first.close();
+    const reopened = await SqlStateStore.openFile(path);
+    const second = snapshotRowsOf(reopened.snapshots);
     expect(await second.get(row.id)).toEqual(row);
     expect(await second.list()).toEqual([row]);
     await second.delete(row.id);
     expect(await second.get(row.id)).toBeUndefined();
-    second.close();
+    await reopened.close();
   });
 });
 

@@ -1,21 +1,19 @@
-import type { Interaction, Step } from '../interactions/schema.js';
-import type {
-  InteractionHead,
-  InteractionStore,
-  StoredInteraction,
-} from '../interactions/store.js';
-import type { StateStore } from './state-store.js';
-import { parseStoredInteraction } from '../interactions/stored-upgrade.js';
+import type { Interaction, Step } from './schema.js';
+import type { InteractionHead, InteractionStore, StoredInteraction } from './store.js';
+import type { ControllerStateStore } from '../state/store.js';
+import { parseStoredInteraction } from './stored-upgrade.js';
 
 /**
- * Interactions in the controller's state file, so they can be read after a restart. The row holds
- * everything but the steps; each step is a row of its own, appended as it happens.
+ * Interactions in the controller's state (a SQLite file or PostgreSQL), so they can be read after
+ * a restart and by every replica. The row holds everything but the steps; each step is a row of
+ * its own, appended as it happens, so saving a step costs what the step holds (docs/tenants.md,
+ * "Output and memory"). Interactions are validated when read back, older shapes upgraded.
  */
-export class SqliteInteractionStore implements InteractionStore {
-  constructor(readonly state: StateStore) {}
+export class StateInteractionStore implements InteractionStore {
+  constructor(readonly state: ControllerStateStore) {}
 
   async put(interaction: Interaction, tenant: string | null = null): Promise<void> {
-    this.state.saveInteraction({
+    await this.state.saveInteraction({
       id: interaction.id,
       environment_id: interaction.environment_id,
       status: interaction.status,
@@ -23,15 +21,15 @@ export class SqliteInteractionStore implements InteractionStore {
       updated: interaction.updated,
       tenant,
     });
-    this.state.replaceInteractionSteps(interaction.id, interaction.steps);
+    await this.state.replaceInteractionSteps(interaction.id, interaction.steps);
   }
 
   async appendStep(id: string, index: number, step: Step): Promise<void> {
-    this.state.appendInteractionStep(id, index, step);
+    await this.state.appendInteractionStep(id, index, step);
   }
 
   async update(id: string, head: InteractionHead): Promise<void> {
-    const row = this.state.interaction(id);
+    const row = await this.state.interaction(id);
     if (!row) return;
     const body: Record<string, unknown> = {
       ...row.body,
@@ -44,20 +42,20 @@ export class SqliteInteractionStore implements InteractionStore {
     if (head.usage !== undefined) body.usage = head.usage;
     if (head.pending_approvals === undefined) delete body.pending_approvals;
     else body.pending_approvals = head.pending_approvals;
-    this.state.saveInteraction({ ...row, status: head.status, updated: head.updated, body });
+    await this.state.saveInteraction({ ...row, status: head.status, updated: head.updated, body });
   }
 
   async get(id: string): Promise<Interaction | undefined> {
-    const row = this.state.interaction(id);
+    const row = await this.state.interaction(id);
     if (row === undefined) return undefined;
-    const rows = this.state.interactionSteps(id);
+    const rows = await this.state.interactionSteps(id);
     const inBody = Array.isArray(row.body.steps) ? (row.body.steps as unknown[]) : [];
     return parseStoredInteraction({ ...row.body, steps: [...inBody, ...rows] });
   }
 
   async recent(limit: number): Promise<StoredInteraction[]> {
     const found: StoredInteraction[] = [];
-    for (const row of this.state.recentInteractions(limit)) {
+    for (const row of await this.state.recentInteractions(limit)) {
       // A row that no longer reads as an interaction is left out of the list, not fatal to it.
       const interaction = await this.get(row.id).catch(() => undefined);
       if (interaction) found.push({ interaction, tenant: row.tenant ?? null });
@@ -66,23 +64,26 @@ export class SqliteInteractionStore implements InteractionStore {
   }
 
   async remove(id: string): Promise<void> {
-    this.state.deleteInteraction(id);
+    await this.state.deleteInteraction(id);
   }
 
   async tenantOf(id: string): Promise<string | null | undefined> {
-    const row = this.state.interaction(id);
+    const row = await this.state.interaction(id);
     return row === undefined ? undefined : (row.tenant ?? null);
   }
 
   /**
    * Marks every interaction still `in_progress` — it was running when the controller stopped — as
-   * failed, with a reason. Returns how many.
+   * failed, with a reason. Returns how many. Only for state this controller holds alone: in shared
+   * state an interaction in progress may be another replica's, running now.
    */
-  markInterrupted(reason = 'the controller stopped while this interaction was running'): number {
+  async markInterrupted(
+    reason = 'the controller stopped while this interaction was running',
+  ): Promise<number> {
     const now = new Date().toISOString();
-    const interrupted = this.state.interactionsWithStatus('in_progress');
+    const interrupted = await this.state.interactionsWithStatus('in_progress');
     for (const row of interrupted) {
-      this.state.saveInteraction({
+      await this.state.saveInteraction({
         ...row,
         status: 'failed',
         updated: now,

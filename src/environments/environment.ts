@@ -12,6 +12,9 @@ import { AuditLog, readAuditLog, type AuditEntry } from '../record/audit-log.js'
 import type { Logger } from '../record/logger.js';
 import type { Observation } from '../record/observations.js';
 import type { HookRecord } from '../record/types.js';
+import { newCallContext } from '../hooks/call-context.js';
+import { newCallId } from '../ids.js';
+import { SANDBOX_PATHS } from '../sandbox/sandbox-options.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { resolveToolCall, type VocabularyId } from '../tools/registry.js';
 import type { ToolRunSettings } from '../tools/tool-definition.js';
@@ -26,7 +29,6 @@ export type { CallOptions, CallOutcome } from './call-outcome.js';
 import { SandboxHandlers, type HookProcessSettings } from './sandbox-handlers.js';
 import { SerialQueue } from './serial-queue.js';
 import { networkStateOf, replacementAllowlist, type NetworkState } from './network-change.js';
-import type { ToolNote } from './tool-run.js';
 import { WorkspaceFiles } from './workspace-files.js';
 import type { EnvironmentRecipe } from '../snapshots/recipe.js';
 
@@ -59,6 +61,8 @@ export class Environment {
   /** Re-attached after a restart (docs/console.md, "Pages": made how). */
   reattached = false;
   private readonly handlers: SandboxHandlers;
+  /** The id the next call gets, known ahead so its prestarted hooks can be given it. */
+  private nextCallId = newCallId();
   private deleted = false;
   /** The environment level of the controller hooks' context store. */
   readonly store = new ContextStore();
@@ -100,7 +104,7 @@ export class Environment {
       () => this.egress,
       hookProcesses,
     );
-    this.handlers.prestartNext();
+    this.handlers.prestartNext(this.nextCallId);
     this.files = new WorkspaceFiles({
       environmentId: sandbox.environmentId,
       vocabulary,
@@ -171,15 +175,29 @@ export class Environment {
     return this.queue.run(async () => {
       // What ran, for the next call's prestart guesses: noted once, whether the call ran, was
       // blocked or failed.
-      const ran: ToolNote = {};
+      // A call re-run after its approval keeps its id; else the id its prestarted hooks were given.
+      const callId = options.callId ?? this.takeCallId();
+      const context = newCallContext({
+        environmentId: this.id,
+        callId,
+        call: verbatim,
+        stateDir: SANDBOX_PATHS.stateDir,
+      });
       try {
         await this.handlers.prestartSent();
-        return await runCall(this.callSite(), verbatim, resolved, options, ran);
+        return await runCall(this.callSite(), context, resolved, options);
       } finally {
-        this.handlers.noteTool(resolved.tool.name, ran.language);
-        if (!this.deleted) this.handlers.prestartNext();
+        this.handlers.noteTool(resolved.tool.name, context.language);
+        if (!this.deleted) this.handlers.prestartNext(this.nextCallId);
       }
     });
+  }
+
+  /** The id the next call gets, and a new one reserved for the call after it. */
+  private takeCallId(): string {
+    const callId = this.nextCallId;
+    this.nextCallId = newCallId();
+    return callId;
   }
 
   private record(hook: HookRecord, budget?: AuditBudget): void {
@@ -228,7 +246,7 @@ export class Environment {
         this.handlers.replacingGates();
         await this.sandbox.replaceAgents(agents);
         this.gates = newGates;
-        this.handlers.gatesReplaced(newGates);
+        this.handlers.gatesReplaced(newGates, this.nextCallId);
         this.events.onGatesReplaced?.(hooksJsonOf(agents));
         if (this.recipe) this.recipe = { ...this.recipe, hooksJson: hooksJsonOf(agents) };
         this.audit.append({

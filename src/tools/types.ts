@@ -8,8 +8,9 @@ export interface ToolCall {
 
 /**
  * What a tool gives back, as stored and shown to the model: the tool's own result object. Each
- * built-in tool's shape is one of {@link BuiltInToolResult}, taken from the agent protocol
- * (src/sandbox/protocol/); `isExecResult` and `execResultOf` (src/tools/results.ts) narrow to it.
+ * built-in tool's shape is taken from the agent protocol (src/sandbox/protocol/): {@link ExecResult},
+ * {@link FileToolResult}, {@link File202609ToolResult}; `isExecResult` and `execResultOf`
+ * (src/tools/results.ts) narrow to the first.
  */
 export type ToolResult = Record<string, unknown>;
 
@@ -22,9 +23,3 @@ export type ExecResult = Pick<
 export type FileToolResult = AgentAnswerOf<'file'>;
 /** A file tool's result in vocabulary 2026-09: the agent's `file_2026_09` answer as it is. */
 export type File202609ToolResult = AgentAnswerOf<'file_2026_09'>;
-
-/** A built-in tool's result, told apart by the kind of tool that gave it. */
-export type BuiltInToolResult =
-  | { kind: 'code'; result: ExecResult }
-  | { kind: 'file'; result: FileToolResult }
-  | { kind: 'file_2026_09'; result: File202609ToolResult };

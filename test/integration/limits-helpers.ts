@@ -7,8 +7,6 @@ import type { CallOutcome, Environment } from '../../src/environments/environmen
 import type { EnvironmentOptions } from '../../src/environments/environment-options.js';
 import { bash, hooksJson, inline, rule } from './helpers.js';
 
-export type { ExecResult as Exec } from '../../src/tools/types.js';
-
 /** Runs bash as tool code and times the whole call; the call must not be blocked. */
 export async function timed(
   environment: Environment,

@@ -4,7 +4,8 @@
  * agent protocol; no permissions, no symlinks, no limits (docs/testing.md, "The fast tier").
  */
 import { posix } from 'node:path';
-import type { AgentAnswerOf, AgentRequestOf } from '../../../src/sandbox/protocol/index.js';
+import type { AgentRequestOf } from '../../../src/sandbox/protocol/index.js';
+import type { File202609ToolResult, FileToolResult } from '../../../src/tools/types.js';
 
 export const WORKSPACE = '/workspace';
 
@@ -59,10 +60,7 @@ export class MemoryFiles {
 }
 
 /** The `file` operation (vocabulary 2026-05's file tools). */
-export function fileTool(
-  files: MemoryFiles,
-  request: AgentRequestOf<'file'>,
-): AgentAnswerOf<'file'> {
+export function fileTool(files: MemoryFiles, request: AgentRequestOf<'file'>): FileToolResult {
   const { path, content } = request.args;
   switch (request.tool) {
     case 'read_file': {
@@ -85,7 +83,7 @@ export function fileTool(
 export function file202609Tool(
   files: MemoryFiles,
   request: AgentRequestOf<'file_2026_09'>,
-): AgentAnswerOf<'file_2026_09'> {
+): File202609ToolResult {
   const path = MemoryFiles.absolute(request.path);
   switch (request.tool) {
     case 'view_file': {

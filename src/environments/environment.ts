@@ -10,7 +10,6 @@ import type { HookRunner } from '../policies/runner.js';
 import type { AuditBudget } from '../record/audit-bound.js';
 import { AuditLog, readAuditLog, type AuditEntry } from '../record/audit-log.js';
 import type { Logger } from '../record/logger.js';
-import type { Observation } from '../record/observations.js';
 import type { HookRecord } from '../record/types.js';
 import { newCallContext } from '../hooks/call-context.js';
 import { newCallId } from '../ids.js';
@@ -26,23 +25,14 @@ import { hooksConfigOf, hooksJsonOf } from './hooks-config-of.js';
 
 export { hooksConfigOf, hooksJsonOf };
 export type { CallOptions, CallOutcome } from './call-outcome.js';
-import { SandboxHandlers, type HookProcessSettings } from './sandbox-handlers.js';
+import type { EnvironmentEvents, EnvironmentParts } from './environment-parts.js';
+import { SandboxHandlers } from './sandbox-handlers.js';
 import { SerialQueue } from './serial-queue.js';
 import { networkStateOf, replacementAllowlist, type NetworkState } from './network-change.js';
 import { WorkspaceFiles } from './workspace-files.js';
 import type { EnvironmentRecipe } from '../snapshots/recipe.js';
 
-/** What the controller wants to hear of an environment (to keep its state file current). */
-export interface EnvironmentEvents {
-  /** The gates were replaced; the new hooks.json text (null: none). */
-  onGatesReplaced?(hooksJson: string | null): void;
-  /** A call started: the environment is in use. */
-  onUsed?(): void;
-  /** Hook runs, calls and egress, as they are recorded (for metrics and the console). */
-  observe?(observation: Observation): void;
-}
-
-export type { HookProcessSettings } from './sandbox-handlers.js';
+export type { EnvironmentEvents, EnvironmentParts } from './environment-parts.js';
 
 /**
  * One live environment: its sandbox, its gates, its settings and its audit log. Calls run one at a
@@ -76,24 +66,30 @@ export class Environment {
    */
   networkOptions: NetworkOptions | undefined;
 
-  constructor(
-    readonly sandbox: Sandbox,
-    gates: HooksConfig,
-    readonly vocabulary: VocabularyId,
-    private readonly settings: ToolRunSettings,
-    private readonly audit: AuditLog,
-    private readonly logger: Logger,
-    /** The operator's controller-side hooks and policies; they run before the sandbox gates. */
-    private readonly controllerHooks?: HookRunner,
-    private readonly events: EnvironmentEvents = {},
-    /** The tenant that owns it (docs/tenants.md); null: none. */
-    readonly tenant: string | null = null,
-    /** Whether it came from the warm pool. */
-    readonly pooled = false,
-    private readonly hookProcesses: HookProcessSettings = { prestart: true },
-    /** Whether files-API changes meet the gates (docs/environments.md, "Files and the gates"). */
-    filesApiGates = true,
-  ) {
+  readonly sandbox: Sandbox;
+  readonly vocabulary: VocabularyId;
+  /** The tenant that owns it (docs/tenants.md); null: none. */
+  readonly tenant: string | null;
+  /** Whether it came from the warm pool. */
+  readonly pooled: boolean;
+  private readonly settings: ToolRunSettings;
+  private readonly audit: AuditLog;
+  private readonly logger: Logger;
+  private readonly controllerHooks: HookRunner | undefined;
+  private readonly events: EnvironmentEvents;
+
+  constructor(parts: EnvironmentParts) {
+    const { sandbox, gates, vocabulary, settings, logger, controllerHooks } = parts;
+    const hookProcesses = parts.hookProcesses ?? { prestart: true };
+    this.sandbox = sandbox;
+    this.vocabulary = vocabulary;
+    this.settings = settings;
+    this.logger = logger;
+    this.controllerHooks = controllerHooks;
+    this.audit = parts.audit;
+    this.events = parts.events ?? {};
+    this.tenant = parts.tenant ?? null;
+    this.pooled = parts.pooled ?? false;
     this.gates = gates;
     this.handlers = new SandboxHandlers(
       sandbox,
@@ -120,7 +116,7 @@ export class Environment {
         return this.queue.run(work);
       },
       audit: (entry) => this.audit.append(entry),
-      gated: filesApiGates,
+      gated: parts.filesApiGates ?? true,
       assertLive: () => this.assertLive(),
     });
   }

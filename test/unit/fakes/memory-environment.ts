@@ -44,19 +44,16 @@ export async function memoryEnvironment(options: {
   const sandbox = await Sandbox.reattach({ client, logger, environmentId, containerId });
   const home = mkdtempSync(join(tmpdir(), 'hookbox-fast-'));
   const auditPath = join(home, 'audit.jsonl');
-  const environment = new Environment(
+  const environment = new Environment({
     sandbox,
-    parseHooksConfig(JSON.stringify(options.hooksJson)),
-    options.vocabulary ?? '2026-05',
-    { timeoutMs: 5_000, outputCapBytes: 64 * 1024, backgroundProcesses: false },
-    new AuditLog(auditPath),
+    gates: parseHooksConfig(JSON.stringify(options.hooksJson)),
+    vocabulary: options.vocabulary ?? '2026-05',
+    settings: { timeoutMs: 5_000, outputCapBytes: 64 * 1024, backgroundProcesses: false },
+    audit: new AuditLog(auditPath),
     logger,
-    options.controllerHooks,
-    {},
-    null,
-    false,
-    { prestart: options.prestart ?? true },
-  );
+    ...(options.controllerHooks ? { controllerHooks: options.controllerHooks } : {}),
+    hookProcesses: { prestart: options.prestart ?? true },
+  });
   return {
     environment,
     agent,

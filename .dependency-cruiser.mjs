@@ -22,31 +22,40 @@ export const FLOORS = [
   },
   {
     name: 'language',
-    why: 'what hooks and tools are: hooks.json and sources, tool vocabularies, matchers, dialects, the hook engine, policies',
-    paths: ['^src/config/', '^src/tools/', '^src/hooks/', '^src/policies/'],
+    why: 'what hooks and tools are: hooks.json and sources, matchers, tool vocabularies',
+    paths: ['^src/config/', '^src/tools/'],
   },
   { name: 'state', why: 'the persistence layer (SQLite, PostgreSQL)', paths: ['^src/state/'] },
   {
     name: 'sandbox',
-    why: 'one sandbox: container, volumes, agent connection, image',
+    why: 'one sandbox, whatever runs it: the backend interfaces, volumes and disks, the agent connection, the image',
     paths: ['^src/sandbox/'],
   },
   {
     name: 'services',
-    why: 'what an environment is made with: network, credentials, templates, tenants, agents, the Kubernetes backend',
+    why: 'what an environment is made with: network, credentials, templates, tenants, agents',
     paths: [
       '^src/network/',
       '^src/credentials/',
       '^src/templates/',
       '^src/tenants/',
       '^src/agents/',
-      '^src/kubernetes/',
     ],
   },
   {
+    name: 'backends',
+    why: 'the engines that implement the sandbox interfaces (Docker, Kubernetes) and their deployment',
+    paths: ['^src/backends/'],
+  },
+  {
+    name: 'hooks',
+    why: "the hooks engine: sandbox gates, controller hooks, dialects, approvals, other agents' hooks imported",
+    paths: ['^src/hooks/'],
+  },
+  {
     name: 'controller',
-    why: 'environments and their controller, snapshots and forks',
-    paths: ['^src/environments/', '^src/snapshots/'],
+    why: 'the controller and its environments, the call path, snapshots and forks',
+    paths: ['^src/controller/', '^src/snapshots/'],
   },
   {
     name: 'interactions',
@@ -100,9 +109,9 @@ export const KNOWN_ARROWS_UP = [
   ['src/agents/agents.ts', 'src/interactions/request.ts'],
   ['src/agents/agents.ts', 'src/interactions/request-schema.ts'],
   // Credentials' environment variables are parsed by the environment's tool-env rules.
-  ['src/credentials/environment-credentials.ts', 'src/environments/tool-env.ts'],
+  ['src/credentials/environment-credentials.ts', 'src/controller/tool-env.ts'],
   // Tenant quotas read the controller's environments and snapshots.
-  ['src/tenants/tenant-disk.ts', 'src/environments/controller.ts'],
+  ['src/tenants/tenant-disk.ts', 'src/controller/controller.ts'],
   ['src/tenants/tenant-disk.ts', 'src/snapshots/snapshot-rows.ts'],
   // The API service's snapshot methods sit in snapshots/ but work on the service's environments
   // (leases, quotas): they belong on the interactions floor with the rest of the service.

@@ -53,7 +53,7 @@ export default tseslint.config(
   },
   {
     // Attach.attach answers a `ws` WebSocket, whose types (@types/ws) the project does not install.
-    files: ['src/kubernetes/kubernetes-container-client.ts'],
+    files: ['src/backends/kubernetes/kubernetes-container-client.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-assignment': 'off',
       '@typescript-eslint/no-unsafe-call': 'off',

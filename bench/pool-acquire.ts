@@ -3,7 +3,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Controller } from '../src/environments/controller.js';
+import { Controller } from '../src/controller/controller.js';
 import { seedGateSources } from './seed-sources.js';
 import { createLogger } from '../src/record/logger.js';
 

@@ -6,8 +6,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Controller } from '../src/environments/controller.js';
-import type { Environment } from '../src/environments/environment.js';
+import { Controller } from '../src/controller/controller.js';
+import type { Environment } from '../src/controller/environment.js';
 import { createLogger } from '../src/record/logger.js';
 import { seedGateSources } from './seed-sources.js';
 

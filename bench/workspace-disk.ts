@@ -4,7 +4,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Controller } from '../src/environments/controller.js';
+import { Controller } from '../src/controller/controller.js';
 import { createLogger } from '../src/record/logger.js';
 import { SANDBOX_DEFAULTS } from '../src/sandbox/sandbox-options.js';
 import { seedGateSources } from './seed-sources.js';

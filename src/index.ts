@@ -14,15 +14,15 @@
  * await environment.delete();
  * ```
  */
-export { Controller, type ControllerOptions } from './environments/controller.js';
+export { Controller, type ControllerOptions } from './controller/controller.js';
 export type { SnapshotOptions } from './snapshots/snapshot-options.js';
 export type { SnapshotRow } from './snapshots/snapshot-rows.js';
 export type { SnapshotInfo } from './snapshots/snapshot-schema.js';
-export { Environment, type CallOutcome } from './environments/environment.js';
+export { Environment, type CallOutcome } from './controller/environment.js';
 export {
   ENVIRONMENT_DEFAULTS,
   type EnvironmentOptions,
-} from './environments/environment-options.js';
+} from './controller/environment-options.js';
 export { SANDBOX_DEFAULTS, type SandboxOptions } from './sandbox/sandbox-options.js';
 export {
   Allowlist,
@@ -39,7 +39,7 @@ export {
   type CredentialInput,
 } from './credentials/credentials.js';
 export { SECRET_KEY_VARIABLE, secretKeyOf } from './credentials/secret-key.js';
-export type { ToolEnvValue } from './environments/tool-env.js';
+export type { ToolEnvValue } from './controller/tool-env.js';
 export type { EgressTesting } from './network/egress-proxy.js';
 export type { EgressSettings } from './network/environment-egress.js';
 export { placeSources, type InlineSource, type PlacedSource } from './config/sources.js';
@@ -54,11 +54,11 @@ export {
   type CommandHandler,
   type HttpHandler,
 } from './config/hooks-config.js';
-export { compileMatcher, type ToolMatcher } from './hooks/matcher.js';
+export { compileMatcher, type ToolMatcher } from './config/matcher.js';
 export { decidePre, decidePost, type HandlerRun, type PreDecision } from './hooks/decision.js';
 // Hook dialects and `ask` (docs/dialects.md).
 export type { HookDialect } from './config/hooks-config.js';
-export type { Approver, ApprovalRequest, ApprovalState } from './environments/approvals.js';
+export type { Approver, ApprovalRequest, ApprovalState } from './hooks/approvals.js';
 export { importHooks, type ImportReport } from './hooks/import/import-hooks.js';
 export type { ApprovalStore, PendingApproval } from './interactions/approval-store.js';
 export { readAuditLog, auditLogPath, type AuditEntry } from './record/audit-log.js';
@@ -71,7 +71,7 @@ export {
   type VocabularyId,
 } from './tools/registry.js';
 export type { ContainerClient } from './sandbox/container-client.js';
-export { DockerContainerClient } from './sandbox/docker-container-client.js';
+export { DockerContainerClient } from './backends/docker/docker-container-client.js';
 export { ensureImage, imageTags } from './sandbox/image.js';
 export {
   HookboxError,
@@ -156,9 +156,9 @@ export {
   type Hook,
   type HookEventName,
   type PolicyRule,
-} from './policies/index.js';
-export { WarmPool, type WarmPoolOptions } from './environments/warm-pool.js';
-export { reapOrphans, type ReapResult } from './environments/reaper.js';
+} from './hooks/controller-hooks/index.js';
+export { WarmPool, type WarmPoolOptions } from './controller/warm-pool.js';
+export { reapOrphans, type ReapResult } from './controller/reaper.js';
 export { StateStore } from './state/state-store.js';
 export { SqliteInteractionStore } from './state/sqlite-interaction-store.js';
 export { fixtureSchema, fixtureJsonSchema, type Fixture } from './testing/fixture-schema.js';

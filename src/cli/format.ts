@@ -1,4 +1,4 @@
-import type { CallOutcome } from '../environments/environment.js';
+import type { CallOutcome } from '../controller/environment.js';
 import { hookLine, resultLines } from '../interactions/transcript.js';
 import { visibleLine } from '../interactions/visible-text.js';
 

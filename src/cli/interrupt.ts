@@ -1,4 +1,4 @@
-import type { Controller } from '../environments/controller.js';
+import type { Controller } from '../controller/controller.js';
 import type { CliIo } from './io.js';
 
 /** Exit status of a command stopped by a signal: 128 + the signal's number (shell convention). */

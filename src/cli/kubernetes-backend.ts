@@ -1,6 +1,6 @@
 import { UserError } from '../errors/index.js';
-import { KubernetesContainerClient } from '../kubernetes/kubernetes-container-client.js';
-import { checkImageReference, checkNamespace } from '../kubernetes/object-names.js';
+import { KubernetesContainerClient } from '../backends/kubernetes/kubernetes-container-client.js';
+import { checkImageReference, checkNamespace } from '../backends/kubernetes/object-names.js';
 import type { Logger } from '../record/logger.js';
 import { parseRuntimeClasses } from './commands/k8s.js';
 

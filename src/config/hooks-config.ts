@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { UserError } from '../errors/index.js';
-import { compileMatcher, type ToolMatcher } from '../hooks/matcher.js';
+import { compileMatcher, type ToolMatcher } from './matcher.js';
 import {
   DIALECT_EVENTS,
   DIALECTS,

@@ -1,6 +1,6 @@
 // An environment's credentials (docs/credentials.md): allowlist references opened, placeholders made and bound.
 import { randomBytes } from 'node:crypto';
-import type { ToolEnvValue } from '../environments/tool-env.js';
+import type { ToolEnvValue } from '../controller/tool-env.js';
 import { UserError } from '../errors/index.js';
 import { Allowlist, type AllowlistEntry } from '../network/allowlist.js';
 import type { Credentials } from './credentials.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { ApprovalRequest, ApprovalState, Approver } from '../environments/approvals.js';
-import { askReasons } from '../environments/approvals.js';
+import type { ApprovalRequest, ApprovalState, Approver } from '../hooks/approvals.js';
+import { askReasons } from '../hooks/approvals.js';
 import { UserError } from '../errors/index.js';
 import type { AskRequest } from '../hooks/hook-engine.js';
 import type { ToolCall } from '../tools/types.js';

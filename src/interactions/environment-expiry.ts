@@ -1,5 +1,5 @@
 /** Idle environments expire: the sweep that removes them and how often it runs. */
-import type { Controller } from '../environments/controller.js';
+import type { Controller } from '../controller/controller.js';
 import type { Logger } from '../record/logger.js';
 import type { EnvironmentLeases } from './leases.js';
 

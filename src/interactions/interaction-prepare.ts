@@ -1,7 +1,7 @@
 /** Preparing an interaction: its request checked, its environment found or made, its record stored. */
 import { placeSources, type PlacedSource } from '../config/sources.js';
-import type { Environment } from '../environments/environment.js';
-import { parseToolEnv } from '../environments/tool-env.js';
+import type { Environment } from '../controller/environment.js';
+import { parseToolEnv } from '../controller/tool-env.js';
 import { parseNetworkOptions } from '../network/allowlist.js';
 import type { Logger } from '../record/logger.js';
 import type { Caller } from '../tenants/tenant.js';

@@ -1,5 +1,5 @@
 /** Running a prepared interaction: its driver's loop, its tool calls through the environment, its steps saved as they come. */
-import type { Controller } from '../environments/controller.js';
+import type { Controller } from '../controller/controller.js';
 import { toHookboxError, UserError } from '../errors/index.js';
 import type { Logger } from '../record/logger.js';
 import { toolsOf } from '../tools/registry.js';

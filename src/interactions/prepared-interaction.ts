@@ -1,5 +1,5 @@
 /** An interaction checked and set up, ready to run, and the listener told of its events. */
-import type { Environment } from '../environments/environment.js';
+import type { Environment } from '../controller/environment.js';
 import type { Caller } from '../tenants/tenant.js';
 import type { ConversationTurn, ModelDriver, ModelTool } from './driver.js';
 import type { PendingApproval } from './approval-store.js';

@@ -1,7 +1,7 @@
 /** The environments the Interactions API works in: made within quotas, found for a caller, described, deleted. */
-import type { Controller } from '../environments/controller.js';
-import type { Environment } from '../environments/environment.js';
-import type { NetworkState } from '../environments/network-change.js';
+import type { Controller } from '../controller/controller.js';
+import type { Environment } from '../controller/environment.js';
+import type { NetworkState } from '../controller/network-change.js';
 import { UserError } from '../errors/index.js';
 import type { Logger } from '../record/logger.js';
 import { canSee, notFoundError, isOwnedBy } from '../tenants/ownership.js';

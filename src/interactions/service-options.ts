@@ -1,5 +1,5 @@
 /** The service's settings read from the environment (HOOKBOX_*) and the options it is made with. */
-import type { Controller } from '../environments/controller.js';
+import type { Controller } from '../controller/controller.js';
 import { UserError } from '../errors/index.js';
 import type { Logger } from '../record/logger.js';
 import type { QuotaBook } from '../tenants/quotas.js';

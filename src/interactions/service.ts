@@ -1,6 +1,6 @@
-import type { Controller } from '../environments/controller.js';
-import type { Environment } from '../environments/environment.js';
-import type { NetworkState } from '../environments/network-change.js';
+import type { Controller } from '../controller/controller.js';
+import type { Environment } from '../controller/environment.js';
+import type { NetworkState } from '../controller/network-change.js';
 import { SystemError, UserError } from '../errors/index.js';
 import type { Logger } from '../record/logger.js';
 import { SqliteApprovalStore } from '../state/sqlite-approval-store.js';

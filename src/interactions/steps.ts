@@ -1,5 +1,5 @@
 import { newCallId } from '../ids.js';
-import type { CallOutcome } from '../environments/environment.js';
+import type { CallOutcome } from '../controller/environment.js';
 import type { HookRecord } from '../record/types.js';
 import type { ToolCall, ToolResult } from '../tools/types.js';
 import type { ConversationTurn, ToolCallReport } from './driver.js';

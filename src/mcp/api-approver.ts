@@ -7,7 +7,7 @@ import {
   type ApprovalRequest,
   type ApprovalState,
   type Approver,
-} from '../environments/approvals.js';
+} from '../hooks/approvals.js';
 import type { ApprovalAnswer } from './elicitation-approver.js';
 import type { WaitingApproval, WaitingApprovals } from './waiting-approvals.js';
 

@@ -1,5 +1,5 @@
 /** Client cancellation of a call (MCP `notifications/cancelled`): the tool's processes are killed. */
-import type { Environment } from '../environments/environment.js';
+import type { Environment } from '../controller/environment.js';
 
 /** How often the kill is repeated while the cancelled call has not ended. */
 const KILL_EVERY_MS = 500;

@@ -6,7 +6,7 @@ import {
   type ApprovalRequest,
   type ApprovalState,
   type Approver,
-} from '../environments/approvals.js';
+} from '../hooks/approvals.js';
 import { DEFAULT_APPROVAL_TTL_MS } from '../interactions/approval-flow.js';
 
 /** An approver's answer, for the environment's audit log. */

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { Environment } from '../environments/environment.js';
+import type { Environment } from '../controller/environment.js';
 import { UserError } from '../errors/index.js';
 import type { InteractionService } from '../interactions/service.js';
 import { canSee } from '../tenants/ownership.js';

@@ -1,7 +1,7 @@
 /** The workspace's files as MCP resources (docs/mcp.md, "Resources"): listed and read through the files API. */
 import type { ReadResourceResult, Resource } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { Environment } from '../environments/environment.js';
+import type { Environment } from '../controller/environment.js';
 
 /** The URI prefix of a workspace file: `file:///workspace/src/app.py`. */
 export const WORKSPACE_URI_PREFIX = 'file:///workspace/';

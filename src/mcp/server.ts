@@ -9,8 +9,8 @@ import {
   ReadResourceRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Environment } from '../environments/environment.js';
-import { SerialQueue } from '../environments/serial-queue.js';
+import type { Environment } from '../controller/environment.js';
+import { SerialQueue } from '../controller/serial-queue.js';
 import { toHookboxError, UserError } from '../errors/index.js';
 import { DEFAULT_APPROVAL_TTL_MS } from '../interactions/approval-flow.js';
 import { resolveToolCall, type VocabularyId } from '../tools/registry.js';

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { placeSources, type InlineSource } from '../config/sources.js';
-import { hooksConfigOf } from '../environments/hooks-config-of.js';
+import { hooksConfigOf } from '../hooks/hooks-config-of.js';
 import { UserError } from '../errors/index.js';
 import { isVocabularyId, VOCABULARIES, type VocabularyId } from '../tools/registry.js';
 import { vocabularyForAgent } from '../tools/vocabulary-for-agent.js';

@@ -1,6 +1,6 @@
 /** The MCP face of an environment's vocabulary: its tools as MCP lists them, and a call's outcome as MCP results it. */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { CallOutcome } from '../environments/call-outcome.js';
+import type { CallOutcome } from '../controller/call-outcome.js';
 import { reportOf } from '../interactions/steps.js';
 import { toolDeclarations } from '../tools/model-declarations.js';
 import type { VocabularyId } from '../tools/registry.js';

@@ -3,7 +3,7 @@
  * fallback when the client cannot show a question. The call holds its MCP request open while an
  * API request decides it; unanswered it expires as denied; a cancelled request withdraws it.
  */
-import type { ApprovalRequest } from '../environments/approvals.js';
+import type { ApprovalRequest } from '../hooks/approvals.js';
 import { UserError } from '../errors/index.js';
 import type { ToolCall } from '../tools/types.js';
 

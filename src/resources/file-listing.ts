@@ -5,7 +5,7 @@
  * `recursive=true`) for a folder.
  */
 import { extname } from 'node:path';
-import type { WorkspaceFiles } from '../environments/workspace-files.js';
+import type { WorkspaceFiles } from '../controller/workspace-files.js';
 import { UserError } from '../errors/index.js';
 import { pageOf, pageOfItems } from './paging.js';
 import { walkWorkspace, type TreeEntry } from './workspace-tree.js';

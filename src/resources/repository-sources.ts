@@ -6,7 +6,7 @@
  * is made, and the proxy refuses it again on the wire.
  */
 import { UserError } from '../errors/index.js';
-import type { Environment } from '../environments/environment.js';
+import type { Environment } from '../controller/environment.js';
 import type { Allowlist } from '../network/allowlist.js';
 
 /** A repository source as the request gave it (already shaped by environment-request.ts). */

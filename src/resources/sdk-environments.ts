@@ -6,7 +6,7 @@
  */
 import { placeSources, type InlineSource } from '../config/sources.js';
 import { UserError } from '../errors/index.js';
-import { parseToolEnv } from '../environments/tool-env.js';
+import { parseToolEnv } from '../controller/tool-env.js';
 import type { InteractionService } from '../interactions/service.js';
 import type { EnvironmentInfo } from '../interactions/schema.js';
 import { parseNetworkOptions, type NetworkOptions } from '../network/allowlist.js';

@@ -6,7 +6,7 @@
  * a 400 and loses nothing: the session keeps what it had.
  */
 import { randomBytes } from 'node:crypto';
-import { FILES_API_LIMITS } from '../environments/workspace-path.js';
+import { FILES_API_LIMITS } from '../controller/workspace-path.js';
 import { UserError } from '../errors/index.js';
 
 /** A session not finished this long after its last chunk is forgotten. */

@@ -3,7 +3,7 @@
  * (docs/environments.md, "Files"): the listing the SDKs' `files.list` shows, and the size and
  * file count of an environment.
  */
-import type { FileEntry, FileTimes, WorkspaceFiles } from '../environments/workspace-files.js';
+import type { FileEntry, FileTimes, WorkspaceFiles } from '../controller/workspace-files.js';
 
 /** One entry, its path relative to /workspace. */
 export interface TreeEntry {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { Controller } from '../environments/controller.js';
+import { Controller } from '../controller/controller.js';
 import type { DriverRegistry } from '../interactions/drivers/index.js';
 import { InteractionService } from '../interactions/service.js';
 import type { InteractionStore } from '../interactions/store.js';

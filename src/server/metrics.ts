@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { INTERACTION_STATUSES } from '../record/types.js';
 import { HOOK_OUTCOMES } from '../record/types.js';
-import type { Controller } from '../environments/controller.js';
+import type { Controller } from '../controller/controller.js';
 import type { Observation } from '../record/observations.js';
 
 /** The statuses `hookbox_interactions_total` counts: every one but `in_progress`. */

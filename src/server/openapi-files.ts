@@ -1,4 +1,4 @@
-import { FILES_API_LIMITS } from '../environments/workspace-path.js';
+import { FILES_API_LIMITS } from '../controller/workspace-path.js';
 
 const REF = (id: string) => `#/components/schemas/${id}`;
 const json = (id: string) => ({ 'application/json': { schema: { $ref: REF(id) } } });

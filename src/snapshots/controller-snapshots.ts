@@ -1,7 +1,7 @@
 // The controller's snapshots: where their records are kept, and the sweep of expired ones.
-import type { Environment } from '../environments/environment.js';
-import { checkEnvironmentOptions } from '../environments/environment-options-schema.js';
-import type { EnvironmentOptions } from '../environments/environment-options.js';
+import type { Environment } from '../controller/environment.js';
+import { checkEnvironmentOptions } from '../controller/environment-options-schema.js';
+import type { EnvironmentOptions } from '../controller/environment-options.js';
 import { UserError } from '../errors/index.js';
 import { checkSnapshotTarget, snapshotNotFound } from './snapshot-checks.js';
 import type { Logger } from '../record/logger.js';

@@ -1,7 +1,7 @@
 // What a new environment copied from another needs besides its files: its gates and settings.
 import { z } from 'zod';
 import type { SandboxOptions } from '../sandbox/sandbox-options.js';
-import type { ToolEnvValue } from '../environments/tool-env.js';
+import type { ToolEnvValue } from '../controller/tool-env.js';
 import { VOCABULARIES, type VocabularyId } from '../tools/registry.js';
 import type { ToolRunSettings } from '../tools/tool-definition.js';
 

@@ -1,5 +1,5 @@
 // The snapshot and fork routes' work: ownership, quotas, and the API's answers (docs/environments.md).
-import type { Environment } from '../environments/environment.js';
+import type { Environment } from '../controller/environment.js';
 import type { ServiceEnvironments } from '../interactions/service-environments.js';
 import type { Logger } from '../record/logger.js';
 import { assertOwned, canSee } from '../tenants/ownership.js';

@@ -10,7 +10,7 @@ import {
   LABEL_STATE_FILE,
   pidNamespace,
 } from '../sandbox/labels.js';
-import { isDatabaseLocation, processAlive } from '../environments/reaper.js';
+import { isDatabaseLocation, processAlive } from '../controller/reaper.js';
 
 /** Whether the state file named on the volume still lists the snapshot (its controller comes back for it). */
 function keptByStateFile(labels: Record<string, string>): boolean {

@@ -1,9 +1,9 @@
 // Snapshots and forks of environments (docs/environments.md, "Snapshots and forks").
 import { join } from 'node:path';
 import { UserError } from '../errors/index.js';
-import type { CopiedFrom } from '../environments/environment-creation.js';
-import type { Environment } from '../environments/environment.js';
-import type { EnvironmentOptions } from '../environments/environment-options.js';
+import type { CopiedFrom } from '../controller/environment-creation.js';
+import type { Environment } from '../controller/environment.js';
+import type { EnvironmentOptions } from '../controller/environment-options.js';
 import { newSnapshotId } from '../ids.js';
 import type { NetworkOptions } from '../network/allowlist.js';
 import type { ControllerIdentity } from '../sandbox/labels.js';

@@ -1,4 +1,4 @@
-import type { Controller } from '../environments/controller.js';
+import type { Controller } from '../controller/controller.js';
 import type { SnapshotRow } from '../snapshots/snapshot-rows.js';
 import { isOwnedBy } from './ownership.js';
 import type { DiskUse, QuotaBook } from './quotas.js';

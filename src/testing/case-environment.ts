@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import type { PlacedSource } from '../config/sources.js';
-import type { Environment } from '../environments/environment.js';
+import type { Environment } from '../controller/environment.js';
 
 /**
  * What tool code could have changed outside /workspace by walking the root filesystem (file tree

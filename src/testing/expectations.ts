@@ -1,4 +1,4 @@
-import type { CallOutcome } from '../environments/environment.js';
+import type { CallOutcome } from '../controller/environment.js';
 import type { Expectation, TextExpectation } from './fixture-schema.js';
 
 /** What the runner learned about a workspace path after the call. */

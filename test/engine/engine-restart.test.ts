@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Controller } from '../../src/environments/controller.js';
+import { Controller } from '../../src/controller/controller.js';
 import { createLogger } from '../../src/record/logger.js';
 
 // Runs alone, after every other test (vitest project "engine"): it restarts the Docker engine.

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/record/logger.js';
 import { openAgentChannel } from '../../src/sandbox/agent-channel.js';
-import { DockerContainerClient } from '../../src/sandbox/docker-container-client.js';
+import { DockerContainerClient } from '../../src/backends/docker/docker-container-client.js';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
 import { bash, hooksJson, inline, useController, withEnvironment } from './helpers.js';
 

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SystemError } from '../../src/errors/index.js';
 import { newControllerId, newEnvironmentId } from '../../src/ids.js';
 import { createLogger } from '../../src/record/logger.js';
-import { DockerContainerClient } from '../../src/sandbox/docker-container-client.js';
+import { DockerContainerClient } from '../../src/backends/docker/docker-container-client.js';
 import { imageTags } from '../../src/sandbox/image.js';
 import { LABEL_ENVIRONMENT } from '../../src/sandbox/labels.js';
 import { PROTOCOL_VERSION } from '../../src/sandbox/protocol/index.js';

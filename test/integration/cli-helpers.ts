@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { main } from '../../src/cli/main.js';
 import { defaultLogger } from '../../src/record/logger.js';
-import { DockerContainerClient } from '../../src/sandbox/docker-container-client.js';
+import { DockerContainerClient } from '../../src/backends/docker/docker-container-client.js';
 import { LABEL_CONTROLLER_PID, LABEL_MANAGED } from '../../src/sandbox/labels.js';
 
 /** Runs the CLI in this process and captures what it prints. */

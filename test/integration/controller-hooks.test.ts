@@ -2,10 +2,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Controller } from '../../src/environments/controller.js';
-import type { Environment } from '../../src/environments/environment.js';
-import type { Hook } from '../../src/policies/hook.js';
-import { deny, PolicyEnforcer } from '../../src/policies/index.js';
+import { Controller } from '../../src/controller/controller.js';
+import type { Environment } from '../../src/controller/environment.js';
+import type { Hook } from '../../src/hooks/controller-hooks/hook.js';
+import { deny, PolicyEnforcer } from '../../src/hooks/controller-hooks/index.js';
 import { createLogger } from '../../src/record/logger.js';
 import { hooksJson, inline, rule } from './helpers.js';
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Interaction } from '../../src/interactions/schema.js';
 import { packageRoot } from '../../src/paths.js';
 import { createLogger } from '../../src/record/logger.js';
-import { DockerContainerClient } from '../../src/sandbox/docker-container-client.js';
+import { DockerContainerClient } from '../../src/backends/docker/docker-container-client.js';
 import { LABEL_ENVIRONMENT, LABEL_MANAGED } from '../../src/sandbox/labels.js';
 import { ensureControllerImage } from '../../src/server/controller-image.js';
 import { codeCall, scripted, SECURITY_GATE_REQUEST } from '../unit/interactions/gemini-requests.js';

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Hookbox, HookboxApiError } from '../../src/client/index.js';
-import { Controller } from '../../src/environments/controller.js';
+import { Controller } from '../../src/controller/controller.js';
 import type { Logger } from '../../src/record/logger.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
 import { makeTestPki, type TestPki } from '../unit/network/test-ca.js';

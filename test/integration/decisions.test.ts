@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Environment } from '../../src/environments/environment.js';
+import type { Environment } from '../../src/controller/environment.js';
 import { hooksJson, inline, rule, useController } from './helpers.js';
 
 // One gate whose behaviour the tool code picks with a "#case:NAME" comment, so every decision case

@@ -2,7 +2,7 @@
 // commits in /workspace as the tool user, jq, curl and node run, and a bash + jq hook script is a
 // gate, as the hooks people publish for other agents are.
 import { describe, expect, it } from 'vitest';
-import type { Environment } from '../../src/environments/environment.js';
+import type { Environment } from '../../src/controller/environment.js';
 import { bash, hooksJson, inline, rule, useController, withEnvironment } from './helpers.js';
 import { execResultOf } from '../../src/tools/results.js';
 import type { ExecResult } from '../../src/tools/types.js';

@@ -4,7 +4,7 @@
 // operating system's errno text; the `.agents` refusal is made on the path the links resolve to.
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../src/errors/index.js';
-import type { Environment } from '../../src/environments/environment.js';
+import type { Environment } from '../../src/controller/environment.js';
 import { bash, hooksJson, useController, withEnvironment } from './helpers.js';
 
 const controller = useController();

@@ -3,7 +3,7 @@
 // (a deny, an allow with more fields, a failure under on_error "deny") never runs the code early;
 // calls with more hooks, a dialect hook or live output keep the two requests.
 import { describe, expect, it } from 'vitest';
-import type { Environment } from '../../src/environments/environment.js';
+import type { Environment } from '../../src/controller/environment.js';
 import { bash, hooksJson, inline, useController, withEnvironment } from './helpers.js';
 
 const controller = useController();

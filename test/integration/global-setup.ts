@@ -2,8 +2,8 @@
 // image (built, or found cached). Tests never skip for want of Docker.
 import { execa } from 'execa';
 import { defaultLogger } from '../../src/record/logger.js';
-import { DockerContainerClient } from '../../src/sandbox/docker-container-client.js';
-import { ensureEngine } from '../../src/sandbox/engine.js';
+import { DockerContainerClient } from '../../src/backends/docker/docker-container-client.js';
+import { ensureEngine } from '../../src/backends/docker/engine.js';
 import { ensureImage } from '../../src/sandbox/image.js';
 
 export default async function setup(): Promise<void> {

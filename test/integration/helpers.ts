@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import type { InlineSource } from '../../src/config/sources.js';
-import { Controller } from '../../src/environments/controller.js';
-import type { Environment } from '../../src/environments/environment.js';
-import type { EnvironmentOptions } from '../../src/environments/environment-options.js';
+import { Controller } from '../../src/controller/controller.js';
+import type { Environment } from '../../src/controller/environment.js';
+import type { EnvironmentOptions } from '../../src/controller/environment-options.js';
 import { createLogger, type Logger } from '../../src/record/logger.js';
 import { buildTemplate } from '../../src/templates/template-build.js';
 

@@ -5,11 +5,11 @@ import { execa } from 'execa';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Controller } from '../../src/environments/controller.js';
+import { Controller } from '../../src/controller/controller.js';
 import { createLogger } from '../../src/record/logger.js';
 import { describe, expect, it } from 'vitest';
 import { placeSources } from '../../src/config/sources.js';
-import type { CallOutcome, Environment } from '../../src/environments/environment.js';
+import type { CallOutcome, Environment } from '../../src/controller/environment.js';
 import { bash, hooksJson, inline, useController, withEnvironment } from './helpers.js';
 
 const controller = useController();

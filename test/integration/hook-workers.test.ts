@@ -2,7 +2,7 @@
 // event; one that crashes, hangs or answers garbage is replaced and the event is answered by a
 // one-shot run of the same command, never by a silent allow.
 import { describe, expect, it } from 'vitest';
-import type { CallOutcome } from '../../src/environments/environment.js';
+import type { CallOutcome } from '../../src/controller/environment.js';
 import { bash, hooksJson, inline, useController, withEnvironment } from './helpers.js';
 
 const controller = useController();

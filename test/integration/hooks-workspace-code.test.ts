@@ -5,7 +5,7 @@
 // runs workspace code says `"run_as": "tool"` and runs it with tool code's rights. Planted code
 // always tries to write the hook state dir and says who it ran as.
 import { describe, expect, it } from 'vitest';
-import type { Environment } from '../../src/environments/environment.js';
+import type { Environment } from '../../src/controller/environment.js';
 import { bash, hooksJson, inline, useController, withEnvironment } from './helpers.js';
 
 const controller = useController();

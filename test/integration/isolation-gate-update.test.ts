@@ -1,7 +1,7 @@
 // README, Decisions: re-sending `.agents/` sources replaces all of /.agents, atomically (docs/contract.md §3):
 // an update that is refused, for any reason, leaves the old gates exactly as they were.
 import { describe, expect, it } from 'vitest';
-import type { Environment } from '../../src/environments/environment.js';
+import type { Environment } from '../../src/controller/environment.js';
 import { placeSources } from '../../src/config/sources.js';
 import { bash, hooksJson, inline, rule, useController, withEnvironment } from './helpers.js';
 

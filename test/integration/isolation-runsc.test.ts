@@ -3,7 +3,7 @@
 // statx with AT_NO_AUTOMOUNT — which ls and stat pass — with EINVAL (docs/gvisor.md, Differences).
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Environment } from '../../src/environments/environment.js';
+import type { Environment } from '../../src/controller/environment.js';
 import { bash, hooksJson, inline, rule, useController } from './helpers.js';
 import { execResultOf } from '../../src/tools/results.js';
 import type { ExecResult } from '../../src/tools/types.js';

@@ -2,7 +2,7 @@
 // stopped while a hook runs. A process whose main thread has exited while another thread lives
 // reads `Z` in its main /proc entry, yet runs on: the per-call kill and the pause must see it.
 import { describe, expect, it } from 'vitest';
-import type { Environment } from '../../src/environments/environment.js';
+import type { Environment } from '../../src/controller/environment.js';
 import { bash, hooksJson, inline, rule, useController, withEnvironment } from './helpers.js';
 
 const controller = useController();

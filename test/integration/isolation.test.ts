@@ -2,7 +2,7 @@
 // gates or the hook state dir, holds no capabilities, cannot reach hooks or the agent, has no network,
 // and every container has the documented limits.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Environment } from '../../src/environments/environment.js';
+import type { Environment } from '../../src/controller/environment.js';
 import { SANDBOX_DEFAULTS } from '../../src/sandbox/sandbox-options.js';
 import { execResultOf } from '../../src/tools/results.js';
 import type { ExecResult } from '../../src/tools/types.js';

@@ -2,9 +2,9 @@
 // tool calls, the processes left in a sandbox, a gate that denies "FORBIDDEN", and one environment
 // per describe (`const sharedEnvironment = sharedEnvironmentOf(controller)`).
 import { afterAll, beforeAll, expect } from 'vitest';
-import type { Controller } from '../../src/environments/controller.js';
-import type { CallOutcome, Environment } from '../../src/environments/environment.js';
-import type { EnvironmentOptions } from '../../src/environments/environment-options.js';
+import type { Controller } from '../../src/controller/controller.js';
+import type { CallOutcome, Environment } from '../../src/controller/environment.js';
+import type { EnvironmentOptions } from '../../src/controller/environment-options.js';
 import { bash, hooksJson, inline, rule } from './helpers.js';
 
 /** Runs bash as tool code and times the whole call; the call must not be blocked. */

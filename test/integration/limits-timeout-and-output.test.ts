@@ -1,7 +1,7 @@
 // docs/contract.md §5 against real containers: the tool call timeout kills the whole tree; output
 // caps. Shared helpers: limits-helpers.ts.
 import { describe, expect, it } from 'vitest';
-import type { CallOutcome } from '../../src/environments/environment.js';
+import type { CallOutcome } from '../../src/controller/environment.js';
 import { bash, useController, withEnvironment } from './helpers.js';
 import {
   COUNT_TOOL_PROCESSES,

@@ -8,7 +8,7 @@ import {
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Controller } from '../../src/environments/controller.js';
+import { Controller } from '../../src/controller/controller.js';
 import { createLogger } from '../../src/record/logger.js';
 import { tenantOfPlainKey } from '../../src/tenants/keys.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';

@@ -16,9 +16,9 @@ import { createServer as createTcpServer, type AddressInfo, type Socket } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { Controller } from '../../src/environments/controller.js';
-import type { Environment } from '../../src/environments/environment.js';
-import type { EnvironmentOptions } from '../../src/environments/environment-options.js';
+import { Controller } from '../../src/controller/controller.js';
+import type { Environment } from '../../src/controller/environment.js';
+import type { EnvironmentOptions } from '../../src/controller/environment-options.js';
 import { addressInCidr, localInterfaceAddresses } from '../../src/network/addresses.js';
 import type { AllowlistEntry } from '../../src/network/allowlist.js';
 import type { EgressSettings } from '../../src/network/environment-egress.js';

@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { placeSources } from '../../src/config/sources.js';
-import type { Environment } from '../../src/environments/environment.js';
+import type { Environment } from '../../src/controller/environment.js';
 import { hooksJson } from './helpers.js';
 import {
   bash,

@@ -2,7 +2,7 @@
 // proxy (allowlisted domains only, without the secrets; no way around it), and two environments'
 // rules and headers kept apart. The test servers and the controller: network-helpers.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Environment } from '../../src/environments/environment.js';
+import type { Environment } from '../../src/controller/environment.js';
 import { hooksJson, inline } from './helpers.js';
 import {
   bridgeGateway,

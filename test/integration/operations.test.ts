@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Controller } from '../../src/environments/controller.js';
+import { Controller } from '../../src/controller/controller.js';
 import { SystemError } from '../../src/errors/index.js';
 import { createLogger } from '../../src/record/logger.js';
 import { hooksJson, inline, rule, useController } from './helpers.js';

@@ -5,9 +5,9 @@
 import { spawnSync } from 'node:child_process';
 import Docker from 'dockerode';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ownerGone, reapOrphans } from '../../src/environments/reaper.js';
+import { ownerGone, reapOrphans } from '../../src/controller/reaper.js';
 import { createLogger } from '../../src/record/logger.js';
-import { DockerContainerClient } from '../../src/sandbox/docker-container-client.js';
+import { DockerContainerClient } from '../../src/backends/docker/docker-container-client.js';
 import { LABEL_ENVIRONMENT, ownershipLabels } from '../../src/sandbox/labels.js';
 
 const client = new DockerContainerClient(createLogger({ level: 'silent' }));

@@ -4,8 +4,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Controller } from '../../src/environments/controller.js';
-import type { Hook } from '../../src/policies/hook.js';
+import { Controller } from '../../src/controller/controller.js';
+import type { Hook } from '../../src/hooks/controller-hooks/hook.js';
 import { createLogger } from '../../src/record/logger.js';
 
 const SECRET = /AKIA[0-9A-Z]{16}/g;

@@ -10,9 +10,9 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Hookbox } from '../../src/client/index.js';
-import { reapOrphans } from '../../src/environments/reaper.js';
+import { reapOrphans } from '../../src/controller/reaper.js';
 import { createLogger } from '../../src/record/logger.js';
-import { DockerContainerClient } from '../../src/sandbox/docker-container-client.js';
+import { DockerContainerClient } from '../../src/backends/docker/docker-container-client.js';
 import { LABEL_ENVIRONMENT } from '../../src/sandbox/labels.js';
 
 const KEY = 'sigterm-test-key';

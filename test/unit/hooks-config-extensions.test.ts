@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { safeParseHooksConfig } from '../../src/config/hooks-config.js';
-import { compileMatcher } from '../../src/hooks/matcher.js';
+import { compileMatcher } from '../../src/config/matcher.js';
 import { handlerKeys, prestartRequests } from '../../src/hooks/prestart-plan.js';
 
 const config = (handler: Record<string, unknown>, matcher = 'code_execution') =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileMatcher } from '../../src/hooks/matcher.js';
+import { compileMatcher } from '../../src/config/matcher.js';
 
 const matches = (matcher: string | undefined, tool: string) => {
   const compiled = compileMatcher(matcher);

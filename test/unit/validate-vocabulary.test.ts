@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateCommand } from '../../src/cli/commands/validate.js';
 import { UserError } from '../../src/errors/index.js';
-import { matcherWarnings, topLevelAlternatives } from '../../src/tools/matcher-coverage.js';
+import { matcherWarnings, topLevelAlternatives } from '../../src/hooks/matcher-coverage.js';
 
 /** `hookbox validate DIR [--vocabulary ID] --json` on a hooks.json with one rule per matcher. */
 async function validate(matchers: (string | undefined)[], vocabulary?: string) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../src/errors/index.js';
-import { FILE_TOOL_PATH_ARGUMENTS } from '../../src/policies/workspace-only.js';
+import { FILE_TOOL_PATH_ARGUMENTS } from '../../src/hooks/controller-hooks/workspace-only.js';
 import { toolDeclarations } from '../../src/tools/model-declarations.js';
 import {
   DEFAULT_VOCABULARY,

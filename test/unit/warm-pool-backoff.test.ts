@@ -1,7 +1,7 @@
 // The warm pool backs off when making an environment keeps failing (an engine that refuses must not
 // be hammered in a hot loop), and recovers once making works again.
 import { describe, expect, it } from 'vitest';
-import { WarmPool } from '../../src/environments/warm-pool.js';
+import { WarmPool } from '../../src/controller/warm-pool.js';
 import { createLogger } from '../../src/record/logger.js';
 import type { Sandbox } from '../../src/sandbox/sandbox.js';
 

@@ -3,7 +3,7 @@
  * it in JavaScript). The module's default export is a hook or a list of hooks; they run in this order.
  */
 // In your own project: import type { Hook } from 'hookbox';
-import type { Hook } from '../../../src/policies/index.js';
+import type { Hook } from '../../../src/hooks/controller-hooks/index.js';
 
 const MAX_CALLS_PER_TURN = 20;
 

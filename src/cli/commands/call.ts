@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { placeSources } from '../../config/sources.js';
 import { describeIssues } from '../../errors/zod-issues.js';
-import { Controller } from '../../environments/controller.js';
-import { hooksConfigOf, type CallOutcome } from '../../environments/environment.js';
+import { Controller } from '../../controller/controller.js';
+import { hooksConfigOf, type CallOutcome } from '../../controller/environment.js';
 import { toHookboxError, UserError } from '../../errors/index.js';
 import {
   isVocabularyId,

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { packageRoot } from '../../paths.js';
-import { Controller } from '../../environments/controller.js';
+import { Controller } from '../../controller/controller.js';
 import { callText } from '../format.js';
 import type { CliIo } from '../io.js';
 import { buildProgressFor, createProgress } from '../progress.js';

@@ -1,6 +1,6 @@
 import { defaultLogger } from '../../record/logger.js';
-import { DockerContainerClient } from '../../sandbox/docker-container-client.js';
-import { describeNoEngine, dockerHostOf } from '../../sandbox/docker-host.js';
+import { DockerContainerClient } from '../../backends/docker/docker-container-client.js';
+import { describeNoEngine, dockerHostOf } from '../../backends/docker/docker-host.js';
 import { imageStatus } from '../../sandbox/image.js';
 import { listTemplates } from '../../templates/template-image.js';
 import type { CliIo } from '../io.js';

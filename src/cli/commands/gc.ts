@@ -3,14 +3,14 @@ import {
   reapOrphans,
   reapSocketFolders,
   reapWorkspaceDisks,
-} from '../../environments/reaper.js';
+} from '../../controller/reaper.js';
 import { diskRootOf } from '../../sandbox/workspace-disk.js';
 import { UserError } from '../../errors/index.js';
 import { AUDIT_RETENTION_DEFAULTS, pruneAuditLogs } from '../../record/audit-retention.js';
 import { socketRootOf } from '../../network/socket-folders.js';
 import { hookboxHome } from '../../paths.js';
 import { defaultLogger } from '../../record/logger.js';
-import { DockerContainerClient } from '../../sandbox/docker-container-client.js';
+import { DockerContainerClient } from '../../backends/docker/docker-container-client.js';
 import type { CliIo } from '../io.js';
 import { createProgress } from '../progress.js';
 

@@ -1,4 +1,4 @@
-import { Controller } from '../../environments/controller.js';
+import { Controller } from '../../controller/controller.js';
 import type { CliIo } from '../io.js';
 import { buildProgressFor, createProgress } from '../progress.js';
 

@@ -1,10 +1,10 @@
 import { UserError } from '../../errors/index.js';
-import { manifestsYaml } from '../../kubernetes/manifests.js';
+import { manifestsYaml } from '../../backends/kubernetes/manifests.js';
 import {
   checkImageReference,
   checkNamespace,
   checkObjectName,
-} from '../../kubernetes/object-names.js';
+} from '../../backends/kubernetes/object-names.js';
 import type { CliIo } from '../io.js';
 
 export interface K8sManifestsOptions {

@@ -1,7 +1,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { placeSources } from '../../config/sources.js';
-import { Controller } from '../../environments/controller.js';
-import { hooksConfigOf, type Environment } from '../../environments/environment.js';
+import { Controller } from '../../controller/controller.js';
+import { hooksConfigOf, type Environment } from '../../controller/environment.js';
 import { UserError } from '../../errors/index.js';
 import { mcpServerFor } from '../../mcp/server.js';
 import { packageVersion } from '../../paths.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Hookbox, HookboxApiError } from '../../client/index.js';
-import { Controller } from '../../environments/controller.js';
+import { Controller } from '../../controller/controller.js';
 import { UserError } from '../../errors/index.js';
 import { parseInteractionRequest } from '../../interactions/request.js';
 import type { RunEvent } from '../../interactions/prepared-interaction.js';

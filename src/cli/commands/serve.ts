@@ -1,15 +1,15 @@
 import { join, resolve } from 'node:path';
 import { SECRET_KEY_VARIABLE, secretKeyWarning } from '../../credentials/secret-key.js';
 import { hookboxHome } from '../../paths.js';
-import { Controller } from '../../environments/controller.js';
+import { Controller } from '../../controller/controller.js';
 import { UserError } from '../../errors/index.js';
-import type { Hook } from '../../policies/hook.js';
-import { loadHookModule } from '../../policies/hook-module.js';
-import { loadPolicyFile } from '../../policies/policy-file.js';
+import type { Hook } from '../../hooks/controller-hooks/hook.js';
+import { loadHookModule } from '../../hooks/controller-hooks/hook-module.js';
+import { loadPolicyFile } from '../../hooks/controller-hooks/policy-file.js';
 import { createLogger } from '../../record/logger.js';
 import { SqliteInteractionStore } from '../../state/sqlite-interaction-store.js';
 import { defaultLogger } from '../../record/logger.js';
-import { DockerContainerClient } from '../../sandbox/docker-container-client.js';
+import { DockerContainerClient } from '../../backends/docker/docker-container-client.js';
 import { ensureControllerImage } from '../../server/controller-image.js';
 import {
   checkListenSafety,

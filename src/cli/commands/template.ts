@@ -1,7 +1,7 @@
 import { UserError } from '../../errors/index.js';
 import { defaultLogger } from '../../record/logger.js';
-import { DockerContainerClient } from '../../sandbox/docker-container-client.js';
-import { ensureEngine } from '../../sandbox/engine.js';
+import { DockerContainerClient } from '../../backends/docker/docker-container-client.js';
+import { ensureEngine } from '../../backends/docker/engine.js';
 import { ensureImage, imageTags } from '../../sandbox/image.js';
 import { buildTemplate } from '../../templates/template-build.js';
 import {

@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { Controller } from '../../environments/controller.js';
+import { Controller } from '../../controller/controller.js';
 import { UserError } from '../../errors/index.js';
 import { junitXml } from '../../testing/junit.js';
 import { loadFixtures } from '../../testing/load-fixtures.js';

@@ -4,7 +4,7 @@ import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { safeParseHooksConfig, type HooksConfig } from '../../config/hooks-config.js';
 import { UserError } from '../../errors/index.js';
-import { hooksConfigMatcherWarnings } from '../../tools/matcher-coverage.js';
+import { hooksConfigMatcherWarnings } from '../../hooks/matcher-coverage.js';
 import { isVocabularyId, VOCABULARY_IDS, type VocabularyId } from '../../tools/registry.js';
 import type { CliIo } from '../io.js';
 

@@ -12,7 +12,7 @@ import { DIALECT_EVENTS, type ForeignDialect } from '../../config/dialect-events
 import { MAX_HOOK_TIMEOUT_SECONDS, parseHooksConfig } from '../../config/hooks-config.js';
 import { UserError } from '../../errors/index.js';
 import { FOREIGN_TOOL_NAMES } from '../dialects/tool-names.js';
-import { compileMatcher } from '../matcher.js';
+import { compileMatcher } from '../../config/matcher.js';
 import { bad, parseText, recognise as recogniseAgent, type ImportedFormat } from './recognise.js';
 import { scriptsOf, type PathRoots } from './script-paths.js';
 

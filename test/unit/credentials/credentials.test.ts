@@ -19,7 +19,7 @@ import {
   unseal,
 } from '../../../src/credentials/secret-key.js';
 import { SqliteCredentialRows } from '../../../src/credentials/sqlite-rows.js';
-import { parseToolEnv } from '../../../src/environments/tool-env.js';
+import { parseToolEnv } from '../../../src/controller/tool-env.js';
 import { HookboxError, httpStatusOf } from '../../../src/errors/index.js';
 import { parseNetworkOptions } from '../../../src/network/allowlist.js';
 import { openApiDocument } from '../../../src/server/openapi.js';

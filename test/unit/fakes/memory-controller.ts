@@ -6,8 +6,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Controller } from '../../../src/environments/controller.js';
-import type { ControllerOptions } from '../../../src/environments/controller-options.js';
+import { Controller } from '../../../src/controller/controller.js';
+import type { ControllerOptions } from '../../../src/controller/controller-options.js';
 import { createLogger } from '../../../src/record/logger.js';
 import type { MemoryAgentOptions } from './memory-agent.js';
 import { MemoryContainerClient } from './memory-container-client.js';

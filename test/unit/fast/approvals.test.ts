@@ -5,7 +5,7 @@ import type {
   ApprovalRequest,
   ApprovalState,
   Approver,
-} from '../../../src/environments/approvals.js';
+} from '../../../src/hooks/approvals.js';
 import { execResultOf } from '../../../src/tools/results.js';
 import { answers, memoryEnvironment, type MemoryEnvironment } from '../fakes/memory-environment.js';
 

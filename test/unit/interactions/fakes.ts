@@ -1,10 +1,10 @@
 import type { PlacedSource } from '../../../src/config/sources.js';
-import type { Controller } from '../../../src/environments/controller.js';
-import type { CallOutcome, Environment } from '../../../src/environments/environment.js';
-import type { EnvironmentOptions } from '../../../src/environments/environment-options.js';
+import type { Controller } from '../../../src/controller/controller.js';
+import type { CallOutcome, Environment } from '../../../src/controller/environment.js';
+import type { EnvironmentOptions } from '../../../src/controller/environment-options.js';
 import { UserError } from '../../../src/errors/index.js';
-import { ContextStore } from '../../../src/policies/context-store.js';
-import type { HookRunner } from '../../../src/policies/runner.js';
+import { ContextStore } from '../../../src/hooks/controller-hooks/context-store.js';
+import type { HookRunner } from '../../../src/hooks/controller-hooks/runner.js';
 import type { ModelDriver } from '../../../src/interactions/driver.js';
 import {
   DEFAULT_AGENT_ROUTES,

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { UserError } from '../../../src/errors/index.js';
 import type { ModelDriver } from '../../../src/interactions/driver.js';
-import { HookRunner } from '../../../src/policies/runner.js';
+import { HookRunner } from '../../../src/hooks/controller-hooks/runner.js';
 import { closeServices, recordingDriver, setup } from './service-helpers.js';
 
 afterEach(closeServices);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CallOutcome } from '../../../src/environments/environment.js';
+import type { CallOutcome } from '../../../src/controller/environment.js';
 import { EnvironmentLeases } from '../../../src/interactions/leases.js';
 import type { Interaction } from '../../../src/interactions/schema.js';
 import {

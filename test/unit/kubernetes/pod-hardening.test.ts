@@ -6,14 +6,14 @@ import type { V1Container, V1Pod } from '@kubernetes/client-node';
 import { readFileSync } from 'node:fs';
 import { Pod } from 'kubernetes-models/v1';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { podName, sandboxPod, splitLabels } from '../../../src/kubernetes/pod-spec.js';
-import { sandboxNetworkPolicy } from '../../../src/kubernetes/manifests.js';
+import { podName, sandboxPod, splitLabels } from '../../../src/backends/kubernetes/pod-spec.js';
+import { sandboxNetworkPolicy } from '../../../src/backends/kubernetes/manifests.js';
 import { createLogger } from '../../../src/record/logger.js';
 import type {
   ContainerClient,
   SandboxContainerSpec,
 } from '../../../src/sandbox/container-client.js';
-import { DockerContainerClient } from '../../../src/sandbox/docker-container-client.js';
+import { DockerContainerClient } from '../../../src/backends/docker/docker-container-client.js';
 import { LABEL_ROLE } from '../../../src/sandbox/labels.js';
 import { SANDBOX_PATHS } from '../../../src/sandbox/protocol/paths.js';
 import { Sandbox } from '../../../src/sandbox/sandbox.js';

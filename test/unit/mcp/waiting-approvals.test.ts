@@ -1,7 +1,7 @@
 // MCP calls waiting for the approvals API (docs/mcp.md, "ask"): each ends once — answered, expired
 // or withdrawn — and only the environment that holds it may answer it.
 import { describe, expect, it } from 'vitest';
-import type { ApprovalRequest } from '../../../src/environments/approvals.js';
+import type { ApprovalRequest } from '../../../src/hooks/approvals.js';
 import { UserError } from '../../../src/errors/index.js';
 import { WaitingApprovals } from '../../../src/mcp/waiting-approvals.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ContextStore, HookRunner, type Hook } from '../../../src/policies/index.js';
+import { ContextStore, HookRunner, type Hook } from '../../../src/hooks/controller-hooks/index.js';
 import { delay, toolCallScope } from './support.js';
 
 function hierarchy(): { environment: ContextStore; interaction: ContextStore; call: ContextStore } {

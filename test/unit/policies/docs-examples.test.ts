@@ -10,7 +10,7 @@ import {
   loadHookModule,
   loadPolicyFile,
   type Hook,
-} from '../../../src/policies/index.js';
+} from '../../../src/hooks/controller-hooks/index.js';
 import type { ToolCall } from '../../../src/tools/types.js';
 import { toolCallScope } from './support.js';
 

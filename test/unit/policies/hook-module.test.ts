@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hooksFromModule, loadHookModule } from '../../../src/policies/index.js';
+import { hooksFromModule, loadHookModule } from '../../../src/hooks/controller-hooks/index.js';
 
 describe('hooksFromModule', () => {
   it('takes one hook or a list of hooks from the default export', () => {

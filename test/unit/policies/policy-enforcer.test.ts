@@ -10,7 +10,7 @@ import {
   HookRunner,
   PolicyEnforcer,
   type PolicyRule,
-} from '../../../src/policies/index.js';
+} from '../../../src/hooks/controller-hooks/index.js';
 import type { ToolCall } from '../../../src/tools/types.js';
 import { toolCallContext, toolCallScope } from './support.js';
 

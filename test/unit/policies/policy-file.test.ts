@@ -8,7 +8,7 @@ import {
   parsePolicyFile,
   safeParsePolicyFile,
   type PolicyEnforcer,
-} from '../../../src/policies/index.js';
+} from '../../../src/hooks/controller-hooks/index.js';
 import type { ToolCall } from '../../../src/tools/types.js';
 import { toolCallContext } from './support.js';
 

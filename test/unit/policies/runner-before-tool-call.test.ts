@@ -5,7 +5,7 @@ import {
   PolicyEnforcer,
   type BeforeToolCallResult,
   type Hook,
-} from '../../../src/policies/index.js';
+} from '../../../src/hooks/controller-hooks/index.js';
 import type { ToolCall } from '../../../src/tools/types.js';
 import { delay, toolCallScope } from './support.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HookRunner, type Hook } from '../../../src/policies/index.js';
+import { HookRunner, type Hook } from '../../../src/hooks/controller-hooks/index.js';
 import type { ToolCall } from '../../../src/tools/types.js';
 import { toolCallScope } from './support.js';
 

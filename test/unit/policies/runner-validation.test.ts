@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../../src/errors/errors.js';
-import { HookRunner, type Hook } from '../../../src/policies/index.js';
+import { HookRunner, type Hook } from '../../../src/hooks/controller-hooks/index.js';
 
 function constructionError(hooks: unknown[], options = {}): UserError {
   try {

@@ -4,7 +4,7 @@ import {
   type InteractionScope,
   type ToolCallHookContext,
   type ToolCallScope,
-} from '../../../src/policies/index.js';
+} from '../../../src/hooks/controller-hooks/index.js';
 
 /** A fresh environment → interaction → call scope, with its own stores. */
 export function toolCallScope(overrides: Partial<ToolCallScope> = {}): ToolCallScope {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../../src/errors/errors.js';
-import { allow, PolicyEnforcer, workspaceOnly } from '../../../src/policies/index.js';
+import { allow, PolicyEnforcer, workspaceOnly } from '../../../src/hooks/controller-hooks/index.js';
 import type { ToolCall } from '../../../src/tools/types.js';
 import { toolCallContext } from './support.js';
 

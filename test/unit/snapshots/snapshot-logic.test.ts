@@ -13,7 +13,7 @@ import {
 } from '../../../src/snapshots/snapshot-rows.js';
 import { Snapshots } from '../../../src/snapshots/snapshots.js';
 import type { ContainerClient } from '../../../src/sandbox/container-client.js';
-import type { Environment } from '../../../src/environments/environment.js';
+import type { Environment } from '../../../src/controller/environment.js';
 import type { Logger } from '../../../src/record/logger.js';
 import type { FillTarget } from '../../../src/sandbox/sandbox-create.js';
 import { FillBatch, fillPlan, snapshotPlan } from '../../../src/snapshots/workspace-fill.js';

@@ -6,8 +6,8 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Controller } from '../../../src/environments/controller.js';
-import type { EnvironmentOptions } from '../../../src/environments/environment-options.js';
+import type { Controller } from '../../../src/controller/controller.js';
+import type { EnvironmentOptions } from '../../../src/controller/environment-options.js';
 import { parseFixture } from '../../../src/testing/load-fixtures.js';
 import { runFixtures } from '../../../src/testing/run-fixtures.js';
 

@@ -1,14 +1,14 @@
 /** One tool call's way through an environment: controller hooks, re-validation, the gates, the tool, post hooks, result rewrites. */
 import type { HooksConfig } from '../config/hooks-config.js';
 import { SystemError } from '../errors/index.js';
-import { matchingHandlers, runPostHooks, type HookCallContext } from '../hooks/hook-engine.js';
+import { takeRanAhead, type CallContext } from '../hooks/call-context.js';
+import { matchingHandlers, runPostHooks } from '../hooks/hook-engine.js';
 import type { ContextStore } from '../hooks/controller-hooks/context-store.js';
 import type { HookRunner } from '../hooks/controller-hooks/runner.js';
 import { newCallBudget, type AuditBudget } from '../record/audit-bound.js';
 import type { HookRecord } from '../record/types.js';
 import type { AgentRequestOf } from '../sandbox/protocol/index.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
-import { SANDBOX_PATHS } from '../sandbox/sandbox-options.js';
 import type { VocabularyId } from '../tools/registry.js';
 import type { ToolRunSettings } from '../tools/tool-definition.js';
 import type { ToolCall } from '../tools/types.js';
@@ -18,7 +18,7 @@ import { controllerBeforeCall, type ResolvedCall } from './call-rewrite.js';
 import { runGates } from '../hooks/gates/gate-run.js';
 import { rewriteResult } from './result-rewrites.js';
 import type { SandboxHandlers } from './sandbox-handlers.js';
-import { runTool, toolRequestOf, type ToolNote, type ToolRequest } from './tool-run.js';
+import { runTool, toolRequestOf, type ToolRequest } from './tool-run.js';
 
 /** What a call needs of its environment. */
 export interface CallSite {
@@ -41,18 +41,17 @@ export interface CallSite {
 
 /**
  * Runs one call, already checked against its tool's schema, through the controller hooks, the
- * gates and the tool (docs/contract.md §5, §6); every hook run and the outcome are recorded. The
- * code language the tool ran goes in `ran`.
+ * gates and the tool (docs/contract.md §5, §6); every hook run and the outcome are recorded.
+ * `context` is the call's own (src/hooks/call-context.ts): its id, and where the code language the
+ * tool ran is noted.
  */
 export async function runCall(
   site: CallSite,
-  verbatim: ToolCall,
+  context: CallContext,
   checked: ResolvedCall,
   options: CallOptions,
-  ran: ToolNote,
 ): Promise<CallOutcome> {
-  // A call re-run after its approval keeps its id; else the id its prestarted hooks were given.
-  const callId = options.callId ?? site.handlers.takeCallId();
+  const { callId, call: verbatim } = context;
   // What one call may add to the audit log is bounded (docs/operations.md, Audit logs).
   const budget = newCallBudget();
   const record = (hook: HookRecord) => site.record(hook, budget);
@@ -96,15 +95,10 @@ export async function runCall(
       });
     ({ call, resolved } = before);
   }
-  const context: HookCallContext = {
-    environmentId: site.environmentId,
-    callId,
-    toolName: resolved.tool.name,
-    stateDir: SANDBOX_PATHS.stateDir,
-  };
+  context.toolName = resolved.tool.name;
   const gates = site.gates;
   const request = toolRequestOf(site.settings, resolved.tool, resolved.args, callId, options);
-  runAheadWhereSafe(site, gates, call, request);
+  runAheadWhereSafe(context, gates, call, request);
   const pre = await runGates({
     gates,
     executor: site.handlers,
@@ -118,7 +112,7 @@ export async function runCall(
   });
   outcome.hooks.push(...pre.records);
   const rewritten = pre.call !== call;
-  const ranAhead = site.handlers.takeRanAhead();
+  const ranAhead = takeRanAhead(context);
   // The agent runs code ahead only on a plain allow of the one native pre hook, which this reading
   // of the hooks also allows; anything else here is a broken agent.
   if (ranAhead && (pre.blocked || rewritten || pre.approval))
@@ -139,7 +133,7 @@ export async function runCall(
     return site.finish(budget, { ...outcome, blocked: true, reason: pre.reason, is_error: true });
   const { tool, args } = pre.resolved;
   const final = rewritten ? toolRequestOf(site.settings, tool, args, callId, options) : request;
-  const result = await runTool(site.sandbox, final, ran, ranAhead);
+  const result = await runTool(site.sandbox, final, context, ranAhead);
   outcome.result = result;
   const error = tool.errorOf(result);
   if (error !== undefined) outcome.error = error;
@@ -172,12 +166,11 @@ export const RUN_AHEAD_MAX_CODE_BYTES = 1024 * 1024;
  * request per gated call"); any other answer leaves the call to the usual way.
  */
 function runAheadWhereSafe(
-  site: CallSite,
+  context: CallContext,
   gates: HooksConfig,
   call: ToolCall,
   request: ToolRequest,
 ): void {
-  site.handlers.forgetAhead(); // nothing of an earlier call that failed half-way is sent
   if (request.op !== 'run_code' || request.live) return;
   const body = request.body as AgentRequestOf<'run_code'>;
   // The code travels twice (in the hook's payload and to run): large code keeps two requests, so
@@ -186,5 +179,5 @@ function runAheadWhereSafe(
   const handlers = matchingHandlers(gates, 'pre_tool_execution', call);
   const only = handlers.length === 1 ? handlers[0] : undefined;
   if (only?.handler.type !== 'command' || only.group.dialect !== 'gemini') return;
-  site.handlers.runAfter(only.handler, body, request.answerTimeoutMs);
+  context.runAhead = { handler: only.handler, body, answerTimeoutMs: request.answerTimeoutMs };
 }

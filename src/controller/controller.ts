@@ -272,15 +272,15 @@ export class Controller {
     const id = sandbox.environmentId;
     const audit = new AuditLog(auditLogPath(this.home, id), owner.tenant);
     let lastTouched = 0;
-    const environment = new Environment(
+    const environment = new Environment({
       sandbox,
       gates,
       vocabulary,
       settings,
       audit,
-      this.logger,
-      this.hookRunner,
-      {
+      logger: this.logger,
+      controllerHooks: this.hookRunner,
+      events: {
         onGatesReplaced: (hooksJson) =>
           void this.state?.setHooksJson(id, hooksJson).catch((error: unknown) => {
             this.logger.warn(
@@ -297,11 +297,11 @@ export class Controller {
           void this.state?.touchEnvironment(id).catch(() => {});
         },
       },
-      owner.tenant,
-      owner.pooled ?? false,
-      { prestart: this.prestartHooks },
-      this.filesApiGates,
-    );
+      tenant: owner.tenant,
+      pooled: owner.pooled ?? false,
+      hookProcesses: { prestart: this.prestartHooks },
+      filesApiGates: this.filesApiGates,
+    });
     this.environments.set(id, environment);
     return environment;
   }

@@ -10,8 +10,10 @@ import type { HookRunner } from '../hooks/controller-hooks/runner.js';
 import type { AuditBudget } from '../record/audit-bound.js';
 import { AuditLog, readAuditLog, type AuditEntry } from '../record/audit-log.js';
 import type { Logger } from '../record/logger.js';
-import type { Observation } from '../record/observations.js';
 import type { HookRecord } from '../record/types.js';
+import { newCallContext } from '../hooks/call-context.js';
+import { newCallId } from '../ids.js';
+import { SANDBOX_PATHS } from '../sandbox/sandbox-options.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { resolveToolCall, type VocabularyId } from '../tools/registry.js';
 import type { ToolRunSettings } from '../tools/tool-definition.js';
@@ -23,24 +25,14 @@ import { hooksConfigOf, hooksJsonOf } from '../hooks/hooks-config-of.js';
 
 export { hooksConfigOf, hooksJsonOf };
 export type { CallOptions, CallOutcome } from './call-outcome.js';
-import { SandboxHandlers, type HookProcessSettings } from './sandbox-handlers.js';
+import type { EnvironmentEvents, EnvironmentParts } from './environment-parts.js';
+import { SandboxHandlers } from './sandbox-handlers.js';
 import { SerialQueue } from './serial-queue.js';
 import { networkStateOf, replacementAllowlist, type NetworkState } from './network-change.js';
-import type { ToolNote } from './tool-run.js';
 import { WorkspaceFiles } from './workspace-files.js';
 import type { EnvironmentRecipe } from '../snapshots/recipe.js';
 
-/** What the controller wants to hear of an environment (to keep its state file current). */
-export interface EnvironmentEvents {
-  /** The gates were replaced; the new hooks.json text (null: none). */
-  onGatesReplaced?(hooksJson: string | null): void;
-  /** A call started: the environment is in use. */
-  onUsed?(): void;
-  /** Hook runs, calls and egress, as they are recorded (for metrics and the console). */
-  observe?(observation: Observation): void;
-}
-
-export type { HookProcessSettings } from './sandbox-handlers.js';
+export type { EnvironmentEvents, EnvironmentParts } from './environment-parts.js';
 
 /**
  * One live environment: its sandbox, its gates, its settings and its audit log. Calls run one at a
@@ -59,6 +51,8 @@ export class Environment {
   /** Re-attached after a restart (docs/console.md, "Pages": made how). */
   reattached = false;
   private readonly handlers: SandboxHandlers;
+  /** The id the next call gets, known ahead so its prestarted hooks can be given it. */
+  private nextCallId = newCallId();
   private deleted = false;
   /** The environment level of the controller hooks' context store. */
   readonly store = new ContextStore();
@@ -72,24 +66,30 @@ export class Environment {
    */
   networkOptions: NetworkOptions | undefined;
 
-  constructor(
-    readonly sandbox: Sandbox,
-    gates: HooksConfig,
-    readonly vocabulary: VocabularyId,
-    private readonly settings: ToolRunSettings,
-    private readonly audit: AuditLog,
-    private readonly logger: Logger,
-    /** The operator's controller-side hooks and policies; they run before the sandbox gates. */
-    private readonly controllerHooks?: HookRunner,
-    private readonly events: EnvironmentEvents = {},
-    /** The tenant that owns it (docs/tenants.md); null: none. */
-    readonly tenant: string | null = null,
-    /** Whether it came from the warm pool. */
-    readonly pooled = false,
-    private readonly hookProcesses: HookProcessSettings = { prestart: true },
-    /** Whether files-API changes meet the gates (docs/environments.md, "Files and the gates"). */
-    filesApiGates = true,
-  ) {
+  readonly sandbox: Sandbox;
+  readonly vocabulary: VocabularyId;
+  /** The tenant that owns it (docs/tenants.md); null: none. */
+  readonly tenant: string | null;
+  /** Whether it came from the warm pool. */
+  readonly pooled: boolean;
+  private readonly settings: ToolRunSettings;
+  private readonly audit: AuditLog;
+  private readonly logger: Logger;
+  private readonly controllerHooks: HookRunner | undefined;
+  private readonly events: EnvironmentEvents;
+
+  constructor(parts: EnvironmentParts) {
+    const { sandbox, gates, vocabulary, settings, logger, controllerHooks } = parts;
+    const hookProcesses = parts.hookProcesses ?? { prestart: true };
+    this.sandbox = sandbox;
+    this.vocabulary = vocabulary;
+    this.settings = settings;
+    this.logger = logger;
+    this.controllerHooks = controllerHooks;
+    this.audit = parts.audit;
+    this.events = parts.events ?? {};
+    this.tenant = parts.tenant ?? null;
+    this.pooled = parts.pooled ?? false;
     this.gates = gates;
     this.handlers = new SandboxHandlers(
       sandbox,
@@ -100,7 +100,7 @@ export class Environment {
       () => this.egress,
       hookProcesses,
     );
-    this.handlers.prestartNext();
+    this.handlers.prestartNext(this.nextCallId);
     this.files = new WorkspaceFiles({
       environmentId: sandbox.environmentId,
       vocabulary,
@@ -116,7 +116,7 @@ export class Environment {
         return this.queue.run(work);
       },
       audit: (entry) => this.audit.append(entry),
-      gated: filesApiGates,
+      gated: parts.filesApiGates ?? true,
       assertLive: () => this.assertLive(),
     });
   }
@@ -171,15 +171,29 @@ export class Environment {
     return this.queue.run(async () => {
       // What ran, for the next call's prestart guesses: noted once, whether the call ran, was
       // blocked or failed.
-      const ran: ToolNote = {};
+      // A call re-run after its approval keeps its id; else the id its prestarted hooks were given.
+      const callId = options.callId ?? this.takeCallId();
+      const context = newCallContext({
+        environmentId: this.id,
+        callId,
+        call: verbatim,
+        stateDir: SANDBOX_PATHS.stateDir,
+      });
       try {
         await this.handlers.prestartSent();
-        return await runCall(this.callSite(), verbatim, resolved, options, ran);
+        return await runCall(this.callSite(), context, resolved, options);
       } finally {
-        this.handlers.noteTool(resolved.tool.name, ran.language);
-        if (!this.deleted) this.handlers.prestartNext();
+        this.handlers.noteTool(resolved.tool.name, context.language);
+        if (!this.deleted) this.handlers.prestartNext(this.nextCallId);
       }
     });
+  }
+
+  /** The id the next call gets, and a new one reserved for the call after it. */
+  private takeCallId(): string {
+    const callId = this.nextCallId;
+    this.nextCallId = newCallId();
+    return callId;
   }
 
   private record(hook: HookRecord, budget?: AuditBudget): void {
@@ -228,7 +242,7 @@ export class Environment {
         this.handlers.replacingGates();
         await this.sandbox.replaceAgents(agents);
         this.gates = newGates;
-        this.handlers.gatesReplaced(newGates);
+        this.handlers.gatesReplaced(newGates, this.nextCallId);
         this.events.onGatesReplaced?.(hooksJsonOf(agents));
         if (this.recipe) this.recipe = { ...this.recipe, hooksJson: hooksJsonOf(agents) };
         this.audit.append({

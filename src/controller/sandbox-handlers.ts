@@ -1,17 +1,16 @@
-import type { CommandHandler, HookHandler, HooksConfig } from '../config/hooks-config.js';
+import type { CommandHandler, HooksConfig } from '../config/hooks-config.js';
 import { SystemError } from '../errors/index.js';
 import type { HandlerRun } from '../hooks/decision.js';
-import type { HandlerExecutor } from '../hooks/hook-engine.js';
+import type { HandlerExecutor, HookCallContext } from '../hooks/hook-engine.js';
 import { handlerKeys, prestartRequests } from '../hooks/prestart-plan.js';
 import type { EnvironmentEgress } from '../network/environment-egress.js';
 import type { Logger } from '../record/logger.js';
-import type { AgentAnswerOf, AgentRequestOf, CodeLanguage } from '../sandbox/protocol/index.js';
+import type { AgentRequestOf, CodeLanguage } from '../sandbox/protocol/index.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { SANDBOX_PATHS } from '../sandbox/sandbox-options.js';
 import { toolsOf, type VocabularyId } from '../tools/registry.js';
 import type { ToolRunSettings } from '../tools/tool-definition.js';
 import { ENVIRONMENT_DEFAULTS } from './environment-options.js';
-import { newCallId } from '../ids.js';
 
 /** How an environment runs its command handlers (docs/gates.md, "Prestart and workers"). */
 export interface HookProcessSettings {
@@ -32,8 +31,6 @@ export class SandboxHandlers implements HandlerExecutor {
   private keys: Map<CommandHandler, string>;
   /** Counts gate replacements: nothing prestarted for older gates may answer. */
   private generation = 1;
-  /** The id the next call gets, known ahead so a prestarted hook can be given it. */
-  private nextCallId = newCallId();
   private lastToolName: string | undefined;
   /** The language of the last code_execution call: its interpreter is started ahead. */
   private lastCodeLanguage: CodeLanguage = 'bash';
@@ -42,11 +39,6 @@ export class SandboxHandlers implements HandlerExecutor {
   /** Resolves once the last request asked for by prestartNext is written (or dropped). */
   private prestartWritten: Promise<void> = Promise.resolve();
   private closed = false;
-  /** The call's code, to send with its one pre hook (docs/gates.md, "One request per gated call"). */
-  private ahead:
-    { handler: HookHandler; body: AgentRequestOf<'run_code'>; answerTimeoutMs: number } | undefined;
-  /** What the agent answered for that code, or why it failed; taken once. */
-  private ranAhead: AgentAnswerOf<'run_code'> | SystemError | undefined;
 
   constructor(
     private readonly sandbox: Sandbox,
@@ -64,6 +56,7 @@ export class SandboxHandlers implements HandlerExecutor {
     handler: Parameters<HandlerExecutor['run']>[0],
     stdin: string,
     env: Record<string, string>,
+    call: HookCallContext,
   ): Promise<HandlerRun & { duration_ms: number }> {
     if (handler.type === 'http') {
       // Checked at creation; an environment without egress never gets here.
@@ -85,8 +78,9 @@ export class SandboxHandlers implements HandlerExecutor {
       );
     }
     const key = this.keys.get(handler);
-    const ahead = this.ahead?.handler === handler ? this.ahead : undefined;
-    this.ahead = undefined;
+    // The call's code goes with its one pre hook, and with nothing else (call-context.ts).
+    const ahead = call.runAhead?.handler === handler ? call.runAhead : undefined;
+    call.runAhead = undefined;
     const {
       then,
       then_error: failed,
@@ -118,41 +112,11 @@ export class SandboxHandlers implements HandlerExecutor {
         (ahead?.answerTimeoutMs ?? 0),
     );
     if (failed !== undefined)
-      this.ranAhead = new SystemError('sandbox_failed', `sandbox agent: ${failed}`, {
+      call.ranAhead = new SystemError('sandbox_failed', `sandbox agent: ${failed}`, {
         details: { operation: 'run_code' },
       });
-    else if (then !== undefined) this.ranAhead = then;
+    else if (then !== undefined) call.ranAhead = then;
     return run;
-  }
-
-  /**
-   * Sends `body` (the call's code) with `handler`'s run, the call's one pre hook: the agent runs it
-   * right after the hook, in the same request, when the hook's answer is a plain allow (docs/gates.md,
-   * "One request per gated call").
-   */
-  runAfter(handler: HookHandler, body: AgentRequestOf<'run_code'>, answerTimeoutMs: number): void {
-    this.ahead = { handler, body, answerTimeoutMs };
-  }
-
-  /** The answer of the code run with the pre hook, if it ran (a failure to run it is thrown). */
-  takeRanAhead(): AgentAnswerOf<'run_code'> | undefined {
-    const ran = this.ranAhead;
-    this.forgetAhead();
-    if (ran instanceof SystemError) throw ran;
-    return ran;
-  }
-
-  /** Drops what `runAfter` set and what it brought back. */
-  forgetAhead(): void {
-    this.ahead = undefined;
-    this.ranAhead = undefined;
-  }
-
-  /** The id of the call that starts now (the one its prestarted processes were given). */
-  takeCallId(): string {
-    const callId = this.nextCallId;
-    this.nextCallId = newCallId();
-    return callId;
   }
 
   /** What a call ran, for the guesses of the next one. */
@@ -167,11 +131,11 @@ export class SandboxHandlers implements HandlerExecutor {
     this.generation += 1;
   }
 
-  /** The gates were replaced. */
-  gatesReplaced(gates: HooksConfig): void {
+  /** The gates were replaced; `nextCallId` as for {@link prestartNext}. */
+  gatesReplaced(gates: HooksConfig, nextCallId: string): void {
     this.gates = gates;
     this.keys = handlerKeys(gates);
-    this.prestartNext();
+    this.prestartNext(nextCallId);
   }
 
   /**
@@ -180,14 +144,15 @@ export class SandboxHandlers implements HandlerExecutor {
    * What to ask for is fixed now; the request is written on the next turn of the event loop, after
    * the finished call's caller has its outcome (docs/gates.md, "Costs and bounds"). Whatever talks
    * to the agent next in this environment waits for that write (`prestartSent`), so the request
-   * still comes before the next call's.
+   * still comes before the next call's. `nextCallId` is the id the next call will get: its
+   * prestarted hooks are given it.
    */
-  prestartNext(): void {
+  prestartNext(nextCallId: string): void {
     if (this.closed) return;
     const handlers = prestartRequests(this.gates, this.keys, {
       environmentId: this.sandbox.environmentId,
       stateDir: SANDBOX_PATHS.stateDir,
-      nextCallId: this.nextCallId,
+      nextCallId,
       lastToolName: this.lastToolName,
       toolNames: toolsOf(this.vocabulary).map((tool) => tool.name),
       prestart: this.processes.prestart,

@@ -1,23 +1,24 @@
 import type { HookGroup, HookHandler, HookRule, HooksConfig } from '../config/hooks-config.js';
 import type { HookEvent, HookRecord } from '../record/types.js';
 import type { ToolCall, ToolResult } from '../tools/types.js';
+import type { HookCallContext } from './call-context.js';
 import type { HandlerRun, PostDecision, PreDecision } from './decision.js';
 import { dialectOf, type Dialect } from './dialects/index.js';
 
-/** Runs one handler with the event JSON on its stdin (the sandbox agent, for `command` handlers). */
+export type { HookCallContext } from './call-context.js';
+
+/**
+ * Runs one handler with the event JSON on its stdin (the sandbox agent, for `command` handlers).
+ * `call` is the call's own context: the executor may take the code sent with the call's pre hook
+ * from it, and put what the agent answered for that code back (src/hooks/call-context.ts).
+ */
 export interface HandlerExecutor {
   run(
     handler: HookHandler,
     stdin: string,
     env: Record<string, string>,
+    call: HookCallContext,
   ): Promise<HandlerRun & { duration_ms: number }>;
-}
-
-export interface HookCallContext {
-  environmentId: string;
-  callId: string;
-  toolName: string;
-  stateDir: string;
 }
 
 /** A pre hook that answered `ask` (docs/contract.md §11): the call waits for an approver. */
@@ -192,7 +193,7 @@ export async function runPreHooks(
       };
     } else {
       const env = hookEnv('pre_tool_execution', context, entry.dialect);
-      const run = await executor.run(entry.handler, payloads.of(entry.dialect), env);
+      const run = await executor.run(entry.handler, payloads.of(entry.dialect), env, context);
       const decision = entry.dialect.decidePre(run, entry.handler);
       let updatedArgs: Record<string, unknown> | undefined;
       if (decision.updatedInput && !decision.blocks && entry.dialect.mapBack) {
@@ -262,7 +263,7 @@ export async function runPostHooks(
   );
   for (const entry of handlers) {
     const env = hookEnv('post_tool_execution', context, entry.dialect);
-    const run = await executor.run(entry.handler, payloads.of(entry.dialect), env);
+    const run = await executor.run(entry.handler, payloads.of(entry.dialect), env, context);
     const decision = entry.dialect.decidePost(run, entry.handler);
     const record: HookRecord = {
       ...baseRecord(context, 'post_tool_execution', entry),

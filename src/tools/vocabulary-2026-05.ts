@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { AgentRequestOf } from '../sandbox/protocol/index.js';
+import type { AgentAnswerOf, AgentRequestOf } from '../sandbox/protocol/index.js';
 import type { ToolDefinition, ToolRunSettings } from './tool-definition.js';
-import type { ToolResult } from './types.js';
+import type { ExecResult, ToolResult } from './types.js';
 
 /** Slack on top of a tool's own timeout before an unanswered request means the agent is gone. */
 export const ANSWER_SLACK_MS = 15_000;
@@ -21,7 +21,7 @@ export function codeExecutionError(result: ToolResult): string | undefined {
 }
 
 /** `{exit_code, stdout, stderr, timed_out, truncated}` from the agent's `run_code` answer. */
-export function codeExecutionResult(answer: Record<string, unknown>): ToolResult {
+export function codeExecutionResult(answer: AgentAnswerOf<'run_code'>): ExecResult {
   return {
     exit_code: answer.exit_code,
     stdout: answer.stdout,

@@ -5,15 +5,15 @@ import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Environment } from '../../src/controller/environment.js';
 import { bash, hooksJson, inline, rule, useController } from './helpers.js';
+import { execResultOf } from '../../src/tools/results.js';
+import type { ExecResult } from '../../src/tools/types.js';
 
 const controller = useController();
 
-type Exec = { exit_code: number; stdout: string; stderr: string };
-
-async function run(environment: Environment, code: string): Promise<Exec> {
+async function run(environment: Environment, code: string): Promise<ExecResult> {
   const outcome = await environment.call(bash(code));
   expect(outcome.blocked, `blocked: ${outcome.reason}`).toBe(false);
-  return outcome.result as unknown as Exec;
+  return execResultOf(outcome);
 }
 
 async function python(environment: Environment, code: string): Promise<string> {

@@ -4,17 +4,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Environment } from '../../src/controller/environment.js';
 import { SANDBOX_DEFAULTS } from '../../src/sandbox/sandbox-options.js';
+import { execResultOf } from '../../src/tools/results.js';
+import type { ExecResult } from '../../src/tools/types.js';
 import { bash, hooksJson, inline, rule, useController, withEnvironment } from './helpers.js';
 
 const controller = useController();
 
-type Exec = { exit_code: number; stdout: string; stderr: string; timed_out: boolean };
-
 /** Runs bash as tool code; the call must not be blocked. */
-async function run(environment: Environment, code: string): Promise<Exec> {
+async function run(environment: Environment, code: string): Promise<ExecResult> {
   const outcome = await environment.call(bash(code));
   expect(outcome.blocked, `blocked: ${outcome.reason}`).toBe(false);
-  return outcome.result as unknown as Exec;
+  return execResultOf(outcome);
 }
 
 /** Calls a file tool; returns its result (`{error}` on failure). */

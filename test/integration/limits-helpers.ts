@@ -7,24 +7,16 @@ import type { CallOutcome, Environment } from '../../src/controller/environment.
 import type { EnvironmentOptions } from '../../src/controller/environment-options.js';
 import { bash, hooksJson, inline, rule } from './helpers.js';
 
-export interface Exec {
-  exit_code: number;
-  stdout: string;
-  stderr: string;
-  timed_out: boolean;
-  truncated: boolean;
-}
-
 /** Runs bash as tool code and times the whole call; the call must not be blocked. */
 export async function timed(
   environment: Environment,
   code: string,
-): Promise<{ result: Exec; ms: number; outcome: CallOutcome }> {
+): Promise<{ result: ExecResult; ms: number; outcome: CallOutcome }> {
   const started = Date.now();
   const outcome = await environment.call(bash(code));
   const ms = Date.now() - started;
   expect(outcome.blocked, `blocked: ${outcome.reason}`).toBe(false);
-  return { result: outcome.result as unknown as Exec, ms, outcome };
+  return { result: execResultOf(outcome), ms, outcome };
 }
 
 export const run = async (environment: Environment, code: string) =>
@@ -54,6 +46,8 @@ for p in filter(str.isdigit, os.listdir('/proc')):
     except OSError:
         pass
 print(n)"`;
+import { execResultOf } from '../../src/tools/results.js';
+import type { ExecResult } from '../../src/tools/types.js';
 
 const GATE = inline(
   '.agents/gate.sh',

@@ -2,7 +2,8 @@
 // code longer than the kernel takes as one argument. Shared helpers: limits-helpers.ts.
 import { describe, expect, it } from 'vitest';
 import { bash, hooksJson, rule, useController } from './helpers.js';
-import { type Exec, GATED, run, sharedEnvironmentOf } from './limits-helpers.js';
+import { GATED, run, sharedEnvironmentOf } from './limits-helpers.js';
+import { execResultOf } from '../../src/tools/results.js';
 
 const controller = useController();
 const sharedEnvironment = sharedEnvironmentOf(controller);
@@ -46,13 +47,13 @@ open(os.path.join(os.environ['HOOKBOX_STATE_DIR'], 'post-stdout'), 'w').write('%
     const outcome = await env().call(bash(padded('echo ran', 600_000)));
     expect(Date.now() - started).toBeLessThan(5000);
     expect(outcome.blocked).toBe(false);
-    expect((outcome.result as unknown as Exec).exit_code).toBe(0);
+    expect(execResultOf(outcome).exit_code).toBe(0);
     expect(outcome.hooks.find((record) => record.group === 'deaf')?.outcome).toBe('unrecognized');
   });
 
   it('a post handler gets the whole capped 1 MiB result', async () => {
     const outcome = await env().call(bash(`head -c ${2 * 1024 * 1024} /dev/zero | tr '\\0' g`));
-    expect((outcome.result as unknown as Exec).stdout.length).toBe(1024 * 1024);
+    expect(execResultOf(outcome).stdout.length).toBe(1024 * 1024);
     expect(outcome.hooks.find((record) => record.group === 'post')?.outcome).toBe('ok');
     const report = await env().call(bash('echo REPORT_POST'));
     expect(report.reason).toBe(`${1024 * 1024} True`);
@@ -80,7 +81,7 @@ describe('code longer than the kernel takes as one argument (128 KiB)', () => {
       args: { code: programs[language](bytes), language },
     });
     expect(outcome.blocked).toBe(false);
-    const result = outcome.result as unknown as Exec;
+    const result = execResultOf(outcome);
     expect([result.stdout.trim(), result.stderr, result.exit_code]).toEqual([expected, '', 0]);
   });
 

@@ -10,6 +10,7 @@ import type { Environment } from '../../src/controller/environment.js';
 import { KubernetesRuntime } from '../../src/backends/kubernetes/kubernetes-runtime.js';
 import { createLogger } from '../../src/record/logger.js';
 import { LABEL_MANAGED } from '../../src/sandbox/labels.js';
+import { execResultOf } from '../../src/tools/results.js';
 
 const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'silent' });
 const image = process.env.HOOKBOX_K8S_SANDBOX_IMAGE!;
@@ -26,7 +27,7 @@ const bash = (code: string) => ({ name: 'code_execution', args: { code } });
 async function run(code: string) {
   const outcome = await env.call(bash(code));
   expect(outcome.blocked).toBe(false);
-  return outcome.result as unknown as { exit_code: number; stdout: string; stderr: string };
+  return execResultOf(outcome);
 }
 
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import type { PlacedSource } from '../../../src/config/sources.js';
 import type { Controller } from '../../../src/controller/controller.js';
-import type { CallOutcome } from '../../../src/controller/environment.js';
+import type { CallOutcome, Environment } from '../../../src/controller/environment.js';
 import type { EnvironmentOptions } from '../../../src/controller/environment-options.js';
 import { UserError } from '../../../src/errors/index.js';
 import { ContextStore } from '../../../src/hooks/controller-hooks/context-store.js';
@@ -25,8 +25,23 @@ import { Agents } from '../../../src/agents/agents.js';
 
 let counter = 0;
 
-/** An environment with no container: `rm -rf` is denied by a fake gate, anything else "runs". */
-export class FakeEnvironment {
+/**
+ * An environment with no container: `rm -rf` is denied by a fake gate, anything else "runs". The
+ * members the interaction service uses are held to Environment's own types (a real environment
+ * over the in-memory agent: test/unit/fakes/memory-environment.ts).
+ */
+export class FakeEnvironment implements Pick<
+  Environment,
+  | 'createdAt'
+  | 'store'
+  | 'id'
+  | 'vocabulary'
+  | 'tenant'
+  | 'pooled'
+  | 'call'
+  | 'recordLifecycle'
+  | 'addSources'
+> {
   /** When it was made, as Environment.createdAt (ms since the epoch). */
   createdAt = Date.now();
   readonly calls: ToolCall[] = [];
@@ -95,8 +110,15 @@ export class FakeEnvironment {
   }
 }
 
-/** A controller whose environments are {@link FakeEnvironment}s. */
-export class FakeController {
+/**
+ * A controller whose environments are {@link FakeEnvironment}s; what it shares with Controller is
+ * held to Controller's types. A real Controller over the in-memory container client:
+ * test/unit/fakes/memory-controller.ts.
+ */
+export class FakeController implements Pick<
+  Controller,
+  'agents' | 'hookRunner' | 'observers' | 'deleteEnvironment' | 'close'
+> {
   readonly environments = new Map<string, FakeEnvironment>();
   /** Stored agents (docs/agents.md), in memory like a stateless controller's. */
   readonly agents = new Agents(new MemoryAgentRows());

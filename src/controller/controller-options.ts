@@ -8,6 +8,8 @@ import type { Backend } from '../sandbox/backend.js';
 import type { BuildProgress } from '../sandbox/image.js';
 import { checkRuntimeName, SANDBOX_DEFAULTS } from '../sandbox/sandbox-options.js';
 import type { WarmPoolOptions } from './warm-pool.js';
+import type { ControllerStateStore } from '../state/store.js';
+import type { Templates } from '../templates/templates.js';
 
 export interface ControllerOptions {
   /**
@@ -108,6 +110,29 @@ export interface ControllerOptions {
 }
 
 /** The controller's default runtime: its option, else $HOOKBOX_RUNTIME, else runc. */
+/**
+ * What {@link Controller.start} hands the controller it makes, once its engine, image, state and
+ * templates are ready: every field it keeps, given at construction rather than set afterwards.
+ */
+export interface ControllerParts {
+  /** Where its sandboxes run: a runtime, and images and networks where the backend has them. */
+  backend: Backend;
+  logger: Logger;
+  home: string;
+  image: string;
+  hooks: readonly Hook[];
+  pools: Map<string, { image: string; options: WarmPoolOptions }>;
+  state: ControllerStateStore | undefined;
+  templates: Templates;
+  /** The default OCI runtime of its sandboxes. */
+  runtime: string;
+  secretKey: string | undefined;
+  egress: EgressSettings | undefined;
+  prestartHooks: boolean;
+  filesApiGates: boolean;
+  snapshots: SnapshotOptions | undefined;
+}
+
 export function defaultRuntime(option: string | undefined): string {
   if (option !== undefined) return checkRuntimeName(option, 'runtime');
   const fromEnv = process.env.HOOKBOX_RUNTIME;

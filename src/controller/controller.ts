@@ -22,7 +22,11 @@ import { WarmPool, type WarmPoolOptions } from './warm-pool.js';
 import { Observers } from '../record/observations.js';
 import { newControllerId, newEnvironmentId } from '../ids.js';
 import { DEFAULT_TEMPLATE } from '../templates/template-image.js';
-import { defaultRuntime, type ControllerOptions } from './controller-options.js';
+import {
+  defaultRuntime,
+  type ControllerOptions,
+  type ControllerParts,
+} from './controller-options.js';
 import { Reattacher } from './controller-restore.js';
 import { makeSandbox } from './controller-sandboxes.js';
 import { KnownRuntimes } from '../sandbox/known-runtimes.js';
@@ -57,6 +61,12 @@ export type { ControllerOptions } from './controller-options.js';
  * ```
  */
 export class Controller {
+  /** Where its sandboxes run ({@link ControllerParts.backend}). */
+  readonly backend: Backend;
+  readonly logger: Logger;
+  readonly home: string;
+  readonly image: string;
+  readonly runtime: string;
   readonly identity: ControllerIdentity;
   /** Durable state, when the controller has a state file or a state URL. */
   readonly state: ControllerStateStore | undefined;
@@ -65,7 +75,7 @@ export class Controller {
   /** The periodic orphan reaping, when asked for. */
   private reaper: NodeJS.Timeout | undefined;
   /** Snapshots and forks (docs/environments.md, "Snapshots and forks"). */
-  snapshots!: Snapshots;
+  readonly snapshots: Snapshots;
   /** The periodic deletion of expired snapshots. */
   private snapshotSweeper: NodeJS.Timeout | undefined;
   /** Runs the controller-side hooks; undefined when there are none. */
@@ -89,26 +99,16 @@ export class Controller {
   /** Who watches: the metrics and the console (docs/console.md) add themselves here. */
   readonly observers = new Observers();
   /** Whether environments prestart their hook processes (ControllerOptions.prestartHooks). */
-  private prestartHooks = true;
+  private readonly prestartHooks: boolean;
   /** See {@link ControllerOptions.filesApiGates}. */
-  private filesApiGates = true;
+  private readonly filesApiGates: boolean;
 
-  private constructor(
-    /** Where its sandboxes run: a runtime, and images and networks where the backend has them. */
-    readonly backend: Backend,
-    readonly logger: Logger,
-    readonly home: string,
-    readonly image: string,
-    hooks: readonly Hook[],
-    pools: Map<string, { image: string; options: WarmPoolOptions }>,
-    state: ControllerStateStore | undefined,
-    templates: Templates,
-    /** The default OCI runtime of its sandboxes. */
-    readonly runtime: string,
-    secretKey: string | undefined,
-  ) {
-    this.templates = templates;
-    this.state = state;
+  private constructor(parts: ControllerParts) {
+    ({ backend: this.backend, logger: this.logger, home: this.home, image: this.image } = parts);
+    ({ runtime: this.runtime, templates: this.templates, state: this.state } = parts);
+    ({ egress: this.egressSettings, filesApiGates: this.filesApiGates } = parts);
+    this.prestartHooks = parts.prestartHooks;
+    const { state, hooks, pools, logger, secretKey } = parts;
     this.credentials = credentialsFor(state, secretKey);
     this.agents = new Agents(state?.agents ?? new MemoryAgentRows());
     this.identity = {
@@ -127,6 +127,7 @@ export class Controller {
       this.pools.set(template, pool);
       pool.refill();
     }
+    this.snapshots = snapshotsOf(this, parts.snapshots);
   }
 
   private makeSandbox(
@@ -159,29 +160,23 @@ export class Controller {
   }
 
   /** How networked environments reach out (set once, at start). */
-  private egressSettings: EgressSettings | undefined;
+  private readonly egressSettings: EgressSettings | undefined;
 
   static async start(options: ControllerOptions = {}): Promise<Controller> {
     checkSnapshotOptions(options.snapshots);
     const { backend, logger, home, image, state, templates, pools, reapPeriodically } =
       await prepare(options);
-    const controller = new Controller(
-      backend,
-      logger,
-      home,
-      image,
-      options.hooks ?? [],
-      pools,
-      state,
-      templates,
-      defaultRuntime(options.runtime),
-      options.secretKey,
-    );
-    controller.egressSettings = options.egress;
+    const controller = new Controller({
+      ...{ backend, logger, home, image, pools, state, templates },
+      hooks: options.hooks ?? [],
+      runtime: defaultRuntime(options.runtime),
+      secretKey: options.secretKey,
+      egress: options.egress,
+      prestartHooks: options.prestartHooks ?? process.env.HOOKBOX_PRESTART !== 'off',
+      filesApiGates: options.filesApiGates ?? true,
+      snapshots: options.snapshots,
+    });
     if (state instanceof SqlStateStore) state.controllerId = controller.identity.id;
-    controller.prestartHooks = options.prestartHooks ?? process.env.HOOKBOX_PRESTART !== 'off';
-    controller.filesApiGates = options.filesApiGates ?? true;
-    controller.snapshots = snapshotsOf(controller, options.snapshots);
     if (state) await controller.restore();
     controller.reaper = reapPeriodically();
     controller.snapshotSweeper = sweepSnapshotsEvery(

@@ -9,6 +9,7 @@ import { StateLock } from './state-lock.js';
 import { checkStateUrl, redactUrl } from './state-url.js';
 import type { ControllerStateStore, EnvironmentRow, InteractionRow } from './store.js';
 import { environmentRow, interactionRow, stepRow, type Tables } from './tables.js';
+import { valueText } from '../tools/value-text.js';
 
 /** Where the applied steps of src/state/migrations.ts are recorded (Kysely's Migrator). */
 export const MIGRATION_TABLE = 'hookbox_schema';
@@ -100,7 +101,7 @@ export class SqlStateStore implements ControllerStateStore {
    */
   async migrate(): Promise<string[]> {
     const { error, results } = await this.migrator().migrateToLatest();
-    if (error) throw error instanceof Error ? error : new Error(String(error));
+    if (error) throw error instanceof Error ? error : new Error(valueText(error));
     return (results ?? []).map((result) => result.migrationName);
   }
 

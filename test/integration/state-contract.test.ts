@@ -70,7 +70,7 @@ const postgresql = (): Backend => {
 };
 
 const step = (n: number): Step =>
-  ({ type: 'model_output', content: [{ type: 'text', text: `step ${n}` }] }) as Step;
+  ({ type: 'model_output', content: [{ type: 'text', text: `step ${n}` }] });
 
 const interaction = (id: string, status: Interaction['status']): Interaction =>
   ({
@@ -83,7 +83,7 @@ const interaction = (id: string, status: Interaction['status']): Interaction =>
     output_text: '',
     created: '2026-01-01T00:00:00.000Z',
     updated: '2026-01-01T00:00:00.000Z',
-  }) as Interaction;
+  });
 
 describe.each([
   ['SQLite', sqlite],

@@ -186,7 +186,9 @@ describe('upgrading the state', () => {
         ]);
       }
       for (const [query, values] of oldRows(true)) await client.query(query, values);
-      const counts = await countRows((q) => client.query(q).then((r) => r.rows));
+      const counts = await countRows((q) =>
+        client.query<Record<string, unknown>>(q).then((r) => r.rows),
+      );
 
       const state = await SqlStateStore.openUrl(postgres.url);
       try {
@@ -194,7 +196,9 @@ describe('upgrading the state', () => {
       } finally {
         await state.close();
       }
-      expect(await countRows((q) => client.query(q).then((r) => r.rows))).toEqual(counts);
+      expect(
+        await countRows((q) => client.query<Record<string, unknown>>(q).then((r) => r.rows)),
+      ).toEqual(counts);
       // The old version table stays as it was: history, no longer read.
       expect(
         (await client.query('SELECT count(*)::int AS n FROM hookbox_migrations')).rows,

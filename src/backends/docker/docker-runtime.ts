@@ -168,7 +168,7 @@ export class DockerRuntime implements ContainerRuntime {
       const modem = (
         this.docker as unknown as {
           modem: {
-            dial(options: object, callback: (error: unknown, data: unknown) => void): void;
+            dial(options: object, callback: (error: Error | null, data: unknown) => void): void;
           };
         }
       ).modem;

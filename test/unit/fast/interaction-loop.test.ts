@@ -76,7 +76,7 @@ describe('the interaction loop over the in-memory agent', () => {
     });
     expect(done.status).toBe('completed');
     expect(done.output_text).toBe('false true');
-    const [ran, refused] = results(done.steps as Step[]);
+    const [ran, refused] = results(done.steps);
     expect(ran).toMatchObject({ blocked: false });
     expect(refused).toMatchObject({ blocked: true });
     expect(JSON.stringify(refused)).toContain('no rm');

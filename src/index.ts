@@ -19,10 +19,7 @@ export type { SnapshotOptions } from './snapshots/snapshot-options.js';
 export type { SnapshotRow } from './snapshots/snapshot-rows.js';
 export type { SnapshotInfo } from './snapshots/snapshot-schema.js';
 export { Environment, type CallOutcome } from './controller/environment.js';
-export {
-  ENVIRONMENT_DEFAULTS,
-  type EnvironmentOptions,
-} from './controller/environment-options.js';
+export { ENVIRONMENT_DEFAULTS, type EnvironmentOptions } from './controller/environment-options.js';
 export { SANDBOX_DEFAULTS, type SandboxOptions } from './sandbox/sandbox-options.js';
 export {
   Allowlist,

@@ -1,6 +1,5 @@
 import type { PlacedSource } from '../config/sources.js';
 import { UserError } from '../errors/index.js';
-import type { Hook } from '../hooks/controller-hooks/hook.js';
 import { HookRunner } from '../hooks/controller-hooks/runner.js';
 import { AuditLog, auditLogPath } from '../record/audit-log.js';
 import type { Logger } from '../record/logger.js';
@@ -18,7 +17,7 @@ import { SqlStateStore } from '../state/sql-state-store.js';
 import type { ControllerStateStore } from '../state/store.js';
 import { LABEL_CONTROLLER } from '../sandbox/labels.js';
 import { reapOrphans } from './reaper.js';
-import { WarmPool, type WarmPoolOptions } from './warm-pool.js';
+import { WarmPool } from './warm-pool.js';
 import { Observers } from '../record/observations.js';
 import { newControllerId, newEnvironmentId } from '../ids.js';
 import { DEFAULT_TEMPLATE } from '../templates/template-image.js';

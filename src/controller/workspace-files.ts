@@ -9,7 +9,12 @@ import { WORKSPACE_FILES_ANSWERS, type AgentRequestOf } from '../sandbox/protoco
 import { checkAnswerShape } from '../sandbox/protocol/check.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import type { ToolResult } from '../tools/types.js';
-import { afterChange, gateCallOf, gateChange, type FilesGateHost } from '../hooks/gates/files-gate.js';
+import {
+  afterChange,
+  gateCallOf,
+  gateChange,
+  type FilesGateHost,
+} from '../hooks/gates/files-gate.js';
 import { newCallId } from '../ids.js';
 import { FILES_API_LIMITS, workspacePathOf } from './workspace-path.js';
 

@@ -69,21 +69,22 @@ const postgresql = (): Backend => {
   };
 };
 
-const step = (n: number): Step =>
-  ({ type: 'model_output', content: [{ type: 'text', text: `step ${n}` }] });
+const step = (n: number): Step => ({
+  type: 'model_output',
+  content: [{ type: 'text', text: `step ${n}` }],
+});
 
-const interaction = (id: string, status: Interaction['status']): Interaction =>
-  ({
-    id,
-    object: 'interaction',
-    status,
-    agent: 'scripted',
-    environment_id: 'env_contract',
-    steps: [step(0)],
-    output_text: '',
-    created: '2026-01-01T00:00:00.000Z',
-    updated: '2026-01-01T00:00:00.000Z',
-  });
+const interaction = (id: string, status: Interaction['status']): Interaction => ({
+  id,
+  object: 'interaction',
+  status,
+  agent: 'scripted',
+  environment_id: 'env_contract',
+  steps: [step(0)],
+  output_text: '',
+  created: '2026-01-01T00:00:00.000Z',
+  updated: '2026-01-01T00:00:00.000Z',
+});
 
 describe.each([
   ['SQLite', sqlite],

@@ -1,11 +1,7 @@
 // `ask` through the call pipeline over the in-memory agent (docs/contract.md §11): the approver's
 // answer decides whether the held call runs; a re-run after its approval keeps the call's id.
 import { afterEach, describe, expect, it } from 'vitest';
-import type {
-  ApprovalRequest,
-  ApprovalState,
-  Approver,
-} from '../../../src/hooks/approvals.js';
+import type { ApprovalRequest, ApprovalState, Approver } from '../../../src/hooks/approvals.js';
 import { execResultOf } from '../../../src/tools/results.js';
 import { answers, memoryEnvironment, type MemoryEnvironment } from '../fakes/memory-environment.js';
 

@@ -8,7 +8,11 @@ import { Role, RoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v
 import { Namespace, Service, ServiceAccount } from 'kubernetes-models/v1';
 import { describe, expect, it } from 'vitest';
 import type { V1Container } from '@kubernetes/client-node';
-import { manifests, manifestsYaml, SECRET_KEY_ENTRY } from '../../../src/backends/kubernetes/manifests.js';
+import {
+  manifests,
+  manifestsYaml,
+  SECRET_KEY_ENTRY,
+} from '../../../src/backends/kubernetes/manifests.js';
 
 const VALIDATORS: Record<string, new (data: never) => { validate(): void }> = {
   Namespace,

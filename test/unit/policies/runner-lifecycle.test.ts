@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { HookRunner, type Hook, type InteractionStartResult } from '../../../src/hooks/controller-hooks/index.js';
+import {
+  HookRunner,
+  type Hook,
+  type InteractionStartResult,
+} from '../../../src/hooks/controller-hooks/index.js';
 import { delay, environmentScope, interactionScope } from './support.js';
 
 function turnGate(name: string, log: string[], answer: InteractionStartResult = undefined): Hook {

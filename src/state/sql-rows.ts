@@ -1,5 +1,5 @@
-// The record tables of the controller's state (snapshots, credentials, agents, approvals), one
-// class each for both databases, on the store's one Kysely instance (src/state/sql-state-store.ts).
+// The record tables of the controller's state (snapshots, credentials, agents: one generic table;
+// approvals), for both databases, on the store's one Kysely instance (src/state/sql-state-store.ts).
 import type { Kysely } from 'kysely';
 import type { ApprovalStore, PendingApproval } from './approvals.js';
 import type { Dialect } from './migrations.js';
@@ -12,141 +12,113 @@ export const flagFor =
   (value: boolean): boolean | number =>
     dialect === 'sqlite' ? (value ? 1 : 0) : value;
 
-/** The snapshots' records (docs/environments.md, "Snapshots and forks"). */
-export class SnapshotTable implements Rows<SnapshotRecord> {
-  private readonly flag: (value: boolean) => boolean | number;
+/** The columns every record table has: its id, and when it was made (the order of its listing). */
+interface RecordColumns {
+  id: string;
+  created: string;
+}
+
+/** How one kind of record is kept in its table. */
+interface RecordTableSpec<R extends { id: string }> {
+  table: 'snapshots' | 'credentials' | 'agents';
+  /** The record as columns (JSON fields as text, flags as the dialect binds them). */
+  columns(row: R): RecordColumns & Record<string, unknown>;
+  /** A stored row read back, checked (tables.ts). */
+  parse(row: unknown): R;
+  /** The columns a second save of the same id rewrites. @default every column */
+  updated?(columns: Record<string, unknown>): Record<string, unknown>;
+}
+
+/**
+ * One table of records keyed by `id` and listed by `created` (snapshots, credentials, agents): the
+ * same four statements for each, with the record's columns and check from its spec.
+ */
+class RecordTable<R extends { id: string }> implements Rows<R> {
+  /** The table, seen only through the columns every record table has (RecordColumns). */
+  private readonly db: Kysely<Record<string, RecordColumns>>;
 
   constructor(
-    private readonly db: Kysely<Tables>,
-    dialect: Dialect,
+    db: Kysely<Tables>,
+    private readonly spec: RecordTableSpec<R>,
   ) {
-    this.flag = flagFor(dialect);
+    this.db = db as unknown as Kysely<Record<string, RecordColumns>>;
   }
 
-  async save(row: SnapshotRecord): Promise<void> {
-    const values = {
-      ...row,
-      recipe: JSON.stringify(row.recipe),
-      networked: this.flag(row.networked),
-    };
+  async save(row: R): Promise<void> {
+    const values = this.spec.columns(row);
+    const updated = this.spec.updated?.(values) ?? values;
     await this.db
-      .insertInto('snapshots')
+      .insertInto(this.spec.table)
       .values(values)
-      .onConflict((c) => c.column('id').doUpdateSet(values))
+      .onConflict((c) => c.column('id').doUpdateSet(updated))
       .execute();
   }
 
-  async get(id: string): Promise<SnapshotRecord | undefined> {
+  async get(id: string): Promise<R | undefined> {
     const row = await this.db
-      .selectFrom('snapshots')
+      .selectFrom(this.spec.table)
       .selectAll()
       .where('id', '=', id)
       .executeTakeFirst();
-    return row === undefined ? undefined : snapshotRecord.parse(row);
+    return row === undefined ? undefined : this.spec.parse(row);
   }
 
-  async list(): Promise<SnapshotRecord[]> {
+  async list(): Promise<R[]> {
     const rows = await this.db
-      .selectFrom('snapshots')
+      .selectFrom(this.spec.table)
       .selectAll()
       .orderBy('created')
       .orderBy('id')
       .execute();
-    return rows.map((row) => snapshotRecord.parse(row));
+    return rows.map((row) => this.spec.parse(row));
   }
 
   async delete(id: string): Promise<boolean> {
-    const result = await this.db.deleteFrom('snapshots').where('id', '=', id).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom(this.spec.table)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return result.numDeletedRows > 0n;
   }
+}
+
+/** The snapshots' records (docs/environments.md, "Snapshots and forks"). */
+export function snapshotTable(db: Kysely<Tables>, dialect: Dialect): Rows<SnapshotRecord> {
+  const flag = flagFor(dialect);
+  return new RecordTable<SnapshotRecord>(db, {
+    table: 'snapshots',
+    columns: (row) => ({
+      ...row,
+      recipe: JSON.stringify(row.recipe),
+      networked: flag(row.networked),
+    }),
+    parse: (row) => snapshotRecord.parse(row),
+  });
 }
 
 /** The credentials' rows (docs/credentials.md): the `secret` column holds only sealed text. */
-export class CredentialTable implements Rows<CredentialRecord> {
-  private readonly flag: (value: boolean) => boolean | number;
-
-  constructor(
-    private readonly db: Kysely<Tables>,
-    dialect: Dialect,
-  ) {
-    this.flag = flagFor(dialect);
-  }
-
-  async save(row: CredentialRecord): Promise<void> {
-    const values = {
+export function credentialTable(db: Kysely<Tables>, dialect: Dialect): Rows<CredentialRecord> {
+  const flag = flagFor(dialect);
+  return new RecordTable<CredentialRecord>(db, {
+    table: 'credentials',
+    columns: (row) => ({
       ...row,
       header_names: JSON.stringify(row.header_names),
-      has_value: this.flag(row.has_value),
+      has_value: flag(row.has_value),
       config: row.config ? JSON.stringify(row.config) : null,
-    };
-    await this.db
-      .insertInto('credentials')
-      .values(values)
-      .onConflict((c) => c.column('id').doUpdateSet(values))
-      .execute();
-  }
-
-  async get(id: string): Promise<CredentialRecord | undefined> {
-    const row = await this.db
-      .selectFrom('credentials')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return row === undefined ? undefined : credentialRecord.parse(row);
-  }
-
-  async list(): Promise<CredentialRecord[]> {
-    const rows = await this.db
-      .selectFrom('credentials')
-      .selectAll()
-      .orderBy('created')
-      .orderBy('id')
-      .execute();
-    return rows.map((row) => credentialRecord.parse(row));
-  }
-
-  async delete(id: string): Promise<boolean> {
-    const result = await this.db.deleteFrom('credentials').where('id', '=', id).executeTakeFirst();
-    return result.numDeletedRows > 0n;
-  }
+    }),
+    parse: (row) => credentialRecord.parse(row),
+  });
 }
 
-/** The stored agents' definitions (docs/agents.md). */
-export class AgentTable implements Rows<AgentRow> {
-  constructor(private readonly db: Kysely<Tables>) {}
-
-  async save(row: AgentRow): Promise<void> {
-    const values = { ...row, body: JSON.stringify(row.body) };
-    await this.db
-      .insertInto('agents')
-      .values(values)
-      .onConflict((c) => c.column('id').doUpdateSet({ body: values.body }))
-      .execute();
-  }
-
-  async get(id: string): Promise<AgentRow | undefined> {
-    const row = await this.db
-      .selectFrom('agents')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return row === undefined ? undefined : agentRow.parse(row);
-  }
-
-  async list(): Promise<AgentRow[]> {
-    const rows = await this.db
-      .selectFrom('agents')
-      .selectAll()
-      .orderBy('created')
-      .orderBy('id')
-      .execute();
-    return rows.map((row) => agentRow.parse(row));
-  }
-
-  async delete(id: string): Promise<boolean> {
-    const result = await this.db.deleteFrom('agents').where('id', '=', id).executeTakeFirst();
-    return result.numDeletedRows > 0n;
-  }
+/** The stored agents' definitions (docs/agents.md); saving one again rewrites its body only. */
+export function agentTable(db: Kysely<Tables>): Rows<AgentRow> {
+  return new RecordTable<AgentRow>(db, {
+    table: 'agents',
+    columns: (row) => ({ ...row, body: JSON.stringify(row.body) }),
+    parse: (row) => agentRow.parse(row),
+    updated: (columns) => ({ body: columns.body }),
+  });
 }
 
 /**

@@ -4,10 +4,11 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import pg from 'pg';
 import { migrationsFor, type Dialect } from './migrations.js';
-import { AgentTable, ApprovalTable, CredentialTable, SnapshotTable } from './sql-rows.js';
+import { agentTable, ApprovalTable, credentialTable, snapshotTable } from './sql-rows.js';
 import { StateLock } from './state-lock.js';
 import { checkStateUrl, redactUrl } from './state-url.js';
 import type { ControllerStateStore, EnvironmentRow, InteractionRow } from './store.js';
+import type { AgentRow, CredentialRecord, Rows, SnapshotRecord } from './rows.js';
 import { environmentRow, interactionRow, stepRow, type Tables } from './tables.js';
 import { valueText } from '../tools/value-text.js';
 
@@ -22,9 +23,9 @@ export const MIGRATION_TABLE = 'hookbox_schema';
  * a trust boundary). Open with {@link SqlStateStore.openFile} or {@link SqlStateStore.openUrl}.
  */
 export class SqlStateStore implements ControllerStateStore {
-  readonly snapshots: SnapshotTable;
-  readonly credentials: CredentialTable;
-  readonly agents: AgentTable;
+  readonly snapshots: Rows<SnapshotRecord>;
+  readonly credentials: Rows<CredentialRecord>;
+  readonly agents: Rows<AgentRow>;
   readonly approvals: ApprovalTable;
   readonly shared: boolean;
 
@@ -37,9 +38,9 @@ export class SqlStateStore implements ControllerStateStore {
     public controllerId?: string,
   ) {
     this.shared = dialect === 'postgres';
-    this.snapshots = new SnapshotTable(db, dialect);
-    this.credentials = new CredentialTable(db, dialect);
-    this.agents = new AgentTable(db);
+    this.snapshots = snapshotTable(db, dialect);
+    this.credentials = credentialTable(db, dialect);
+    this.agents = agentTable(db);
     this.approvals = new ApprovalTable(db);
   }
 

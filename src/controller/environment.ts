@@ -189,6 +189,15 @@ export class Environment {
     });
   }
 
+  /**
+   * Resolves once the next call's processes are started (docs/gates.md, "Prestart and workers"):
+   * the agent has answered the request made after the last call. A model's turn usually gives them
+   * this time; tests and benchmarks wait on this instead of sleeping.
+   */
+  prestarted(): Promise<void> {
+    return this.handlers.prestartAnswered();
+  }
+
   /** The id the next call gets, and a new one reserved for the call after it. */
   private takeCallId(): string {
     const callId = this.nextCallId;

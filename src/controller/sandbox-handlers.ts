@@ -196,11 +196,17 @@ export class SandboxHandlers implements HandlerExecutor {
     );
   }
 
+  /** Resolves once the agent has answered the latest request for the next call's processes
+   * (started, or failed and logged). */
+  async prestartAnswered(): Promise<void> {
+    await this.prestartWritten;
+    await this.prestarting;
+  }
+
   /** No more requests; resolves once the one in flight is answered (a removal mid-request would
    * read as a lost agent, and cost a Docker inspect to explain). */
   async close(): Promise<void> {
     this.closed = true;
-    await this.prestartWritten;
-    await this.prestarting;
+    await this.prestartAnswered();
   }
 }

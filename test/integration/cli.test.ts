@@ -11,6 +11,12 @@ import {
   type PrintedOutcome,
 } from './cli-helpers.js';
 
+/** A running container's process list (`docker top`); empty once it is gone. */
+function processesOf(containerId: string): string {
+  const top = spawnSync('docker', ['top', containerId], { encoding: 'utf8' });
+  return top.status === 0 ? top.stdout : '';
+}
+
 const gemini = () =>
   sourcesDir({ '.agents/hooks.json': GEMINI_HOOKS, '.agents/hooks-scripts/gate.py': GEMINI_GATE });
 
@@ -314,8 +320,9 @@ describe('a runtime failure mid-batch', () => {
       ])
         .toString()
         .trim();
-      if (ids) {
-        await new Promise((resolve) => setTimeout(resolve, 1000));
+      // Once the second call's `sleep 20` runs in the container (`docker top`: nothing is started
+      // inside it to look).
+      if (ids && processesOf(ids.split('\n')[0]!).includes('sleep 20')) {
         execFileSync('docker', ['rm', '-f', ...ids.split('\n')]);
         removed = true;
       }

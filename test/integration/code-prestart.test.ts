@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { bash, useController, withEnvironment } from './helpers.js';
 
 const controller = useController();
+// Time, not an event: these tests read a process's age (or give an earlier call's leftovers time to
+// act), so time has to pass; `environment.prestarted()` is the event for "the processes are there".
 const pause = (ms = 400) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** How long before the code ran its process was started, in seconds (from /proc, no fork). */

@@ -6,7 +6,6 @@ import { describe, expect, it } from 'vitest';
 import { bash, hooksJson, inline, useController, withEnvironment } from './helpers.js';
 
 const controller = useController();
-const pause = () => new Promise((resolve) => setTimeout(resolve, 400));
 
 /** Denies, naming the program its parent process runs (`sh` when a shell waits for it). */
 const PARENT_GATE = `import json, os, sys
@@ -48,7 +47,7 @@ describe('a command handler that is one plain program', () => {
         { sources: gate('python3 /.agents/hooks-scripts/gate.py', PARENT_GATE, extra) },
         async (environment) => {
           for (let i = 0; i < 2; i++) {
-            await pause();
+            await environment.prestarted();
             const outcome = await environment.call(bash('true'));
             expect(outcome.blocked).toBe(true);
             expect(outcome.reason).not.toBe('parent sh');
@@ -66,7 +65,7 @@ describe('a command handler that is one plain program', () => {
           sources: gate('python3 /.agents/hooks-scripts/gate.py && true', PARENT_GATE, extra),
         },
         async (environment) => {
-          await pause();
+          await environment.prestarted();
           const outcome = await environment.call(bash('true'));
           expect(outcome.reason).toBe('parent sh');
         },
@@ -79,7 +78,7 @@ describe('a command handler that is one plain program', () => {
       controller,
       { sources: gate('python3 /.agents/hooks-scripts/gate.py', WORKER_GATE, { worker: true }) },
       async (environment) => {
-        await pause();
+        await environment.prestarted();
         const outcome = await environment.call(bash('true'));
         expect(outcome.hooks[0]!.runner).toBe('worker');
         expect(outcome.blocked).toBe(true);
@@ -102,7 +101,7 @@ os.kill(os.getpid(), signal.SIGKILL)
         controller,
         { sources: gate(command, killed, { on_error: 'deny' }) },
         async (environment) => {
-          await pause();
+          await environment.prestarted();
           const outcome = await environment.call(bash('echo ran'));
           expect(outcome.blocked, command).toBe(true);
           expect(outcome.hooks[0]!.exit_code, command).toBe(137);

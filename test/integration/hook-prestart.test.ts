@@ -14,7 +14,7 @@ import { bash, hooksJson, inline, useController, withEnvironment } from './helpe
 
 const controller = useController();
 
-/** Time for the agent to start the next processes between calls, as a model's turn would give. */
+/** Time for a handler that never reads stdin to exit on its own (one test below). */
 const BETWEEN_CALLS_MS = 400;
 const pause = () => new Promise((resolve) => setTimeout(resolve, BETWEEN_CALLS_MS));
 
@@ -76,7 +76,7 @@ describe('prestarted hook processes', () => {
         sources: preGate('code_execution', REPORTING_GATE('v1')),
       });
       for (let i = 0; i < 2; i++) {
-        await pause();
+        await environment.prestarted();
         const outcome = await environment.call(bash('true'));
         expect(outcome.reason).toBe(
           `1 ${outcome.call_id} code_execution pre_tool_execution code_execution v1`,
@@ -93,7 +93,7 @@ describe('prestarted hook processes', () => {
       controller,
       { sources: preGate('code_execution', REPORTING_GATE('v1')) },
       async (environment) => {
-        await pause();
+        await environment.prestarted();
         const runners: (string | undefined)[] = [];
         for (let i = 0; i < 3; i++) {
           // No pause: the request for this call's process is written after the previous call's
@@ -116,7 +116,7 @@ describe('prestarted hook processes', () => {
       async (environment) => {
         const runners: (string | undefined)[] = [];
         for (let i = 0; i < 4; i++) {
-          await pause();
+          await environment.prestarted();
           const outcome = await environment.call(bash('echo hi'));
           expect(outcome.blocked).toBe(true);
           expect(outcome.reason).toBe(
@@ -142,7 +142,7 @@ describe('prestarted hook processes', () => {
         ];
         const seen: [string | undefined, string | undefined][] = [];
         for (const call of calls) {
-          await pause();
+          await environment.prestarted();
           const outcome = await environment.call(call);
           expect(outcome.reason).toBe(
             `1 ${outcome.call_id} ${call.name} pre_tool_execution ${call.name} v1`,
@@ -164,14 +164,14 @@ describe('prestarted hook processes', () => {
       { sources: preGate('code_execution', REPORTING_GATE('v0')) },
       async (environment) => {
         for (let version = 1; version <= 3; version++) {
-          await pause();
+          await environment.prestarted();
           await environment.addSources(
             placeSources(preGate('code_execution', REPORTING_GATE(`v${version}`))),
           );
           // No pause: the call may come before the new gates' process is ready.
           const outcome = await environment.call(bash('true'));
           expect(outcome.reason).toMatch(new RegExp(` v${version}$`));
-          await pause();
+          await environment.prestarted();
           const next = await environment.call(bash('true'));
           expect(next.reason).toMatch(new RegExp(` v${version}$`));
           expect(runnerOf(next)).toBe('prestarted');
@@ -185,7 +185,7 @@ describe('prestarted hook processes', () => {
       controller,
       { sources: preGate('code_execution', REPORTING_GATE('v1')) },
       async (environment) => {
-        await pause();
+        await environment.prestarted();
         await killHookProcesses(environment);
         const outcome = await environment.call(bash('echo hi'));
         expect(outcome.reason).toBe(
@@ -193,7 +193,7 @@ describe('prestarted hook processes', () => {
         );
         expect(runnerOf(outcome)).toBe('spawned');
         expect(outcome.hooks[0]!.runner_note).toBe('the prestarted process had exited');
-        await pause();
+        await environment.prestarted();
         expect(runnerOf(await environment.call(bash('true')))).toBe('prestarted');
       },
     );
@@ -226,6 +226,9 @@ describe('prestarted hook processes', () => {
     await withEnvironment(controller, { sources: allowing }, async (environment) => {
       const seen: (string | undefined)[][] = [];
       for (let i = 0; i < 4; i++) {
+        // Time, not an event: the handler asked for must have exited on its own inside the sandbox
+        // before the call comes, and nothing outside the sandbox is told when it does.
+        await environment.prestarted();
         await pause();
         const outcome = await environment.call(bash('echo ran'));
         expect(outcome.blocked).toBe(false);

@@ -64,14 +64,17 @@ afterAll(async () => {
   upstream?.close();
 });
 
-/** Tool code fetching a URL through HTTP_PROXY: the status, or the proxy's refusal. */
+/** Tool code fetching a URL through HTTP_PROXY: the status, or the proxy's refusal. With a delay,
+ * it writes "waiting" to stderr first, so a test knows the call is in flight. */
 const fetchCall = (host: string, delaySeconds = 0) => ({
   name: 'code_execution',
   args: {
     language: 'python',
     code: `
-import time, urllib.request, urllib.error
-time.sleep(${delaySeconds})
+import sys, time, urllib.request, urllib.error
+if ${delaySeconds}:
+    print("waiting", file=sys.stderr, flush=True)
+    time.sleep(${delaySeconds})
 try:
     print(urllib.request.urlopen("http://${host}:${port}/", timeout=10).status)
 except urllib.error.HTTPError as error:
@@ -119,8 +122,10 @@ describe('PATCH …/network', () => {
       allowlist: [{ domain: 'first.hookbox.test' }],
     });
     // The call sleeps 1 s before it connects; the PATCH sent meanwhile waits for it to end.
-    const inFlight = environment.call(fetchCall('first.hookbox.test', 1));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    let running!: () => void;
+    const started = new Promise<void>((resolve) => (running = resolve));
+    const inFlight = environment.call(fetchCall('first.hookbox.test', 1), { onStderr: running });
+    await started;
     const patched = client.environments.network.set(environment.id, 'disabled');
     expect(((await inFlight).result?.stdout as string).trim()).toBe('200');
     expect((await patched).network).toBe('disabled');

@@ -146,10 +146,15 @@ describe('faults', () => {
     const c = await controller();
     const environment = await c.createEnvironment({ vocabulary: '2026-05' });
     const started = Date.now();
+    let running!: () => void;
+    const runs = new Promise<void>((resolve) => (running = resolve));
     const inFlight = environment
-      .call({ name: 'code_execution', args: { code: 'sleep 30' } })
+      .call(
+        { name: 'code_execution', args: { code: 'echo running; sleep 30' } },
+        { onStdout: running },
+      )
       .catch((error: unknown) => error);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await runs;
     // The exec itself dies with the container, so its exit status says nothing.
     try {
       docker(

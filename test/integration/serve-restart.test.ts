@@ -68,20 +68,23 @@ describe('hookbox serve --state-file: kill -9 mid-interaction, then restart', ()
     // An interaction still running when the controller dies.
     const stream = await client.interactions.create({
       agent: 'scripted',
-      input: [{ type: 'code_execution_call', arguments: { code: 'sleep 20', language: 'bash' } }],
+      input: [
+        {
+          type: 'code_execution_call',
+          arguments: { code: 'echo running; sleep 20', language: 'bash' },
+        },
+      ],
       environment: environmentId,
       previous_interaction_id: done.id,
       stream: true,
     });
     let runningId: string | undefined;
     for await (const event of stream) {
-      if (event.event_type === 'interaction.created') {
-        runningId = event.interaction.id;
-        break;
-      }
+      if (event.event_type === 'interaction.created') runningId = event.interaction.id;
+      // The code's first output, streamed live: the call runs in the sandbox now.
+      if (event.event_type === 'step.delta') break;
     }
     expect(runningId).toBeTruthy();
-    await new Promise((wait) => setTimeout(wait, 500));
     first.kill('SIGKILL');
     await new Promise((wait) => first.once('exit', wait));
 

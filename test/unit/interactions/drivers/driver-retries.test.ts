@@ -94,7 +94,8 @@ describe('model drivers try a 408, 429 or 5xx again (docs/drivers.md, Retries)',
     const controller = new AbortController();
     const cancelled = new SystemError('internal', 'environment deleted');
     const started = Date.now();
-    setTimeout(() => controller.abort(cancelled), 100);
+    // After the 429 has arrived: nothing tells when the driver starts its wait, so a little time.
+    void server.received(1).then(() => setTimeout(() => controller.abort(cancelled), 50));
     await expect(
       geminiDriver(server.baseUrl, { maxRetryDelayMs: 3_600_000 }).run(
         fakeContext({ signal: controller.signal }),
@@ -109,7 +110,7 @@ describe('model drivers try a 408, 429 or 5xx again (docs/drivers.md, Retries)',
     const controller = new AbortController();
     const cancelled = new SystemError('internal', 'controller shutting down');
     const started = Date.now();
-    setTimeout(() => controller.abort(cancelled), 100);
+    void server.received(1).then(() => controller.abort(cancelled));
     await expect(
       geminiDriver(server.baseUrl, {}).run(fakeContext({ signal: controller.signal })),
     ).rejects.toBe(cancelled);

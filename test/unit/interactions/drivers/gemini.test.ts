@@ -403,7 +403,7 @@ describe('GeminiDriver against recorded generateContent answers', () => {
     const server = await replay([{ ...exchange('text-answer.json'), response: 'hang' }]);
     const controller = new AbortController();
     const cancelled = new SystemError('timeout', 'interaction deadline');
-    setTimeout(() => controller.abort(cancelled), 50);
+    void server.received(1).then(() => controller.abort(cancelled));
     await expect(
       driver(server.baseUrl).run(fakeContext({ signal: controller.signal })),
     ).rejects.toBe(cancelled);

@@ -45,6 +45,8 @@ export interface Replay {
   baseUrl: string;
   /** Every request received, in order. */
   requests: SeenRequest[];
+  /** Resolves once `count` requests have arrived (what a test cancels or times out after). */
+  received(count: number): Promise<void>;
 }
 
 /**
@@ -63,6 +65,7 @@ export function replayServers(): (exchanges: Exchange[]) => Promise<Replay> {
   return async (exchanges) => {
     const requests: SeenRequest[] = [];
     const problems: string[] = [];
+    const waiting: { count: number; arrived: () => void }[] = [];
     const server = createServer((incoming, outgoing) => {
       const chunks: Buffer[] = [];
       incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -82,6 +85,7 @@ export function replayServers(): (exchanges: Exchange[]) => Promise<Replay> {
           body,
         };
         const index = requests.push(seen) - 1;
+        for (const waiter of waiting.filter((w) => w.count <= requests.length)) waiter.arrived();
         const exchange = exchanges[index];
         const problem =
           exchange === undefined ? 'no more requests expected' : refusal(exchange, seen);
@@ -113,7 +117,11 @@ export function replayServers(): (exchanges: Exchange[]) => Promise<Replay> {
         );
       return [...problems, ...missing];
     });
-    return { baseUrl: `http://127.0.0.1:${port}`, requests };
+    const received = (count: number) =>
+      requests.length >= count
+        ? Promise.resolve()
+        : new Promise<void>((arrived) => waiting.push({ count, arrived }));
+    return { baseUrl: `http://127.0.0.1:${port}`, requests, received };
   };
 }
 

@@ -23,12 +23,15 @@ export interface WarmPoolOptions {
   maxBackoffMs?: number;
 }
 
+/** What the pool does with what it holds: destroys the ones no one was handed. */
+export type PooledSandbox = Pick<Sandbox, 'destroy'>;
+
 /**
  * Environments created ahead of time — same image, limits and lock-down as a cold one, with no
  * sources yet — handed out once each (never one that was used) and refilled in the background.
  */
-export class WarmPool {
-  private readonly ready: Sandbox[] = [];
+export class WarmPool<S extends PooledSandbox = Sandbox> {
+  private readonly ready: S[] = [];
   private filling = 0;
   private closed = false;
   /** Failed creates in a row; refilling waits while `retryAt` is ahead. */
@@ -36,7 +39,7 @@ export class WarmPool {
   private retryTimer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly make: () => Promise<Sandbox>,
+    private readonly make: () => Promise<S>,
     private readonly options: WarmPoolOptions,
     private readonly logger: Logger,
   ) {}
@@ -104,7 +107,7 @@ export class WarmPool {
   }
 
   /** Takes one ready environment out of the pool, or undefined when none is ready. */
-  take(): Sandbox | undefined {
+  take(): S | undefined {
     const sandbox = this.ready.shift();
     this.refill();
     return sandbox;

@@ -1,7 +1,7 @@
 /** Idle environments expire: the sweep that removes them and how often it runs. */
-import type { Controller } from '../controller/controller.js';
 import type { Logger } from '../record/logger.js';
 import type { EnvironmentLeases } from './leases.js';
+import type { ServiceController } from './service-controller.js';
 
 /** How often idle environments are looked for, unless set: min(TTL / 4, 60 s), at least 250 ms. */
 export function sweepIntervalOf(ttlMs: number, sweepIntervalMs?: number): number {
@@ -10,7 +10,7 @@ export function sweepIntervalOf(ttlMs: number, sweepIntervalMs?: number): number
 
 /** Removes environments idle for the TTL; returns their ids. */
 export async function sweepIdle(
-  controller: Controller,
+  controller: Pick<ServiceController, 'listEnvironments' | 'deleteEnvironment'>,
   leases: EnvironmentLeases,
   logger: Logger | undefined,
 ): Promise<string[]> {

@@ -1,6 +1,5 @@
 /** Preparing an interaction: its request checked, its environment found or made, its record stored. */
 import { placeSources, type PlacedSource } from '../config/sources.js';
-import type { Environment } from '../controller/environment.js';
 import { parseToolEnv } from '../tools/tool-env.js';
 import { parseNetworkOptions } from '../network/allowlist.js';
 import type { Logger } from '../record/logger.js';
@@ -20,6 +19,7 @@ import {
   targetOf,
 } from './request-checks.js';
 import type { Interaction } from './schema.js';
+import type { ServiceEnvironment } from './service-controller.js';
 import type { ServiceEnvironments } from './service-environments.js';
 import type { ServiceSnapshots } from './service-snapshots.js';
 import { checkSnapshotTarget } from '../snapshots/snapshot-checks.js';
@@ -28,26 +28,26 @@ import { newInteractionId } from '../ids.js';
 import { chainOf, interactionAt } from './stored-interactions.js';
 import type { InteractionStore } from './store.js';
 
-/** What preparing an interaction needs of the service. */
-export interface PrepareParts {
+/** What preparing an interaction needs of the service; `E`: its environments' type. */
+export interface PrepareParts<E extends ServiceEnvironment> {
   readonly drivers: DriverRegistry;
   readonly approvals: ApprovalStore;
   readonly store: InteractionStore;
   readonly logger: Logger | undefined;
-  readonly environments: ServiceEnvironments;
-  readonly snapshots: ServiceSnapshots;
+  readonly environments: ServiceEnvironments<E>;
+  readonly snapshots: ServiceSnapshots<E>;
 }
 
 /**
  * Checks a parsed request and sets up its environment: every check that can be made is made
  * before an environment is made or changed, so a bad request leaves nothing behind.
  */
-export async function prepareInteraction(
-  parts: PrepareParts,
+export async function prepareInteraction<E extends ServiceEnvironment>(
+  parts: PrepareParts<E>,
   request: ParsedInteractionRequest,
   caller: Caller | undefined,
   release: () => void,
-): Promise<PreparedInteraction> {
+): Promise<PreparedInteraction<E>> {
   const { environments, store } = parts;
   const resolved = await parts.drivers.resolve(request.agent);
   const { driver } = resolved;
@@ -101,7 +101,7 @@ export async function prepareInteraction(
   const history = historyOf(previous ? await chainOf(store, previous) : [], request.input);
 
   // Checks done that need no environment; from here on things are made or changed.
-  let environment: Environment | undefined;
+  let environment: E | undefined;
   if (target.kind === 'existing') {
     environment = environments.environmentAt(target.id, target.field, caller);
     environments.leases.acquire(environment.id);

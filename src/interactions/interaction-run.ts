@@ -1,5 +1,4 @@
 /** Running a prepared interaction: its driver's loop, its tool calls through the environment, its steps saved as they come. */
-import type { Controller } from '../controller/controller.js';
 import { toHookboxError, UserError } from '../errors/index.js';
 import type { Logger } from '../record/logger.js';
 import { toolsOf } from '../tools/registry.js';
@@ -20,10 +19,11 @@ import type { Interaction, Step, Usage } from './schema.js';
 import { outputTextOf, refusedReport, reportOf, stepsOf, userTextOf } from './steps.js';
 import { markAnswered } from './stored-interactions.js';
 import type { InteractionStore } from './store.js';
+import type { ServiceController, ServiceEnvironment } from './service-controller.js';
 
 /** What running an interaction needs of the service. */
 export interface RunParts {
-  readonly controller: Controller;
+  readonly controller: Pick<ServiceController, 'observers' | 'hookRunner'>;
   readonly store: InteractionStore;
   readonly leases: EnvironmentLeases;
   readonly approvals: ApprovalStore;
@@ -50,7 +50,7 @@ export interface RunOptions {
  */
 export async function runInteraction(
   parts: RunParts,
-  prepared: PreparedInteraction,
+  prepared: PreparedInteraction<ServiceEnvironment>,
   listener?: InteractionListener,
   options: RunOptions = {},
 ): Promise<Interaction> {

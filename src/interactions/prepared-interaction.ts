@@ -5,6 +5,7 @@ import type { ConversationTurn, ModelDriver, ModelTool } from './driver.js';
 import type { PendingApproval } from '../state/approvals.js';
 import type { ParsedInteractionRequest } from './request.js';
 import type { Interaction, Step } from './schema.js';
+import type { ServiceEnvironment } from './service-controller.js';
 
 /**
  * What happens while an interaction runs, as the library and `hookbox run` hear it; the API's
@@ -24,10 +25,10 @@ export type RunEvent =
 
 export type InteractionListener = (event: RunEvent) => void;
 
-/** An interaction checked and set up (its environment exists), ready to run. */
-export interface PreparedInteraction {
+/** An interaction checked and set up (its environment exists), ready to run; `E`: its environment's type. */
+export interface PreparedInteraction<E extends ServiceEnvironment = Environment> {
   readonly interaction: Interaction;
-  readonly environment: Environment;
+  readonly environment: E;
   readonly driver: ModelDriver;
   readonly request: ParsedInteractionRequest;
   readonly history: ConversationTurn[];

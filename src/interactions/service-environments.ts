@@ -1,6 +1,6 @@
 /** The environments the Interactions API works in: made within quotas, found for a caller, described, deleted. */
-import type { Controller } from '../controller/controller.js';
 import type { Environment } from '../controller/environment.js';
+import type { EnvironmentOptions } from '../controller/environment-options.js';
 import type { NetworkState } from '../controller/network-change.js';
 import { UserError } from '../errors/index.js';
 import type { Logger } from '../record/logger.js';
@@ -9,14 +9,15 @@ import type { QuotaBook } from '../tenants/quotas.js';
 import type { Caller } from '../tenants/tenant.js';
 import type { EnvironmentLeases } from './leases.js';
 import type { EnvironmentInfo } from './schema.js';
+import type { ServiceController, ServiceEnvironment } from './service-controller.js';
 
 /**
  * The service's environments (docs/tenants.md, "Ownership" and "Quotas"): every route that names
  * an environment finds it here; idle times are kept by the leases.
  */
-export class ServiceEnvironments {
+export class ServiceEnvironments<E extends ServiceEnvironment = Environment> {
   constructor(
-    readonly controller: Controller,
+    readonly controller: ServiceController<E>,
     readonly leases: EnvironmentLeases,
     private readonly logger: Logger | undefined,
     private readonly quotas: QuotaBook | undefined,
@@ -27,15 +28,12 @@ export class ServiceEnvironments {
    * places are reserved before anything is made, so concurrent requests cannot overshoot, and a
    * refused request makes nothing.
    */
-  async createFor(
-    caller: Caller | undefined,
-    options: Parameters<Controller['createEnvironment']>[0] & object,
-  ): Promise<Environment> {
+  async createFor(caller: Caller | undefined, options: EnvironmentOptions): Promise<E> {
     if (!caller || !this.quotas)
       return this.controller.createEnvironment({ ...options, tenant: caller?.tenant ?? null });
     // A request the warm pool would serve counts against the tenant's pooled hand-outs per minute:
     // past it, a 429 (docs/tenants.md, "Quotas"), so no tenant drains the pool the others rely on.
-    const pool = this.controller.pools?.get(options.template ?? 'default');
+    const pool = this.controller.pools.get(options.template ?? 'default');
     if (
       pool &&
       pool.size > 0 &&
@@ -74,7 +72,7 @@ export class ServiceEnvironments {
    * "Ownership"), is a 404 naming `field` (saying if it expired only to those who could see it).
    * Every route that names an environment finds it here.
    */
-  environmentAt(id: string, field: string, caller?: Caller): Environment {
+  environmentAt(id: string, field: string, caller?: Caller): E {
     const found = this.controller.listEnvironments().find((e) => e.id === id);
     if (found && caller !== undefined && !canSee(found.tenant, caller))
       throw notFoundError('environment', id, field);
@@ -96,7 +94,7 @@ export class ServiceEnvironments {
   }
 
   /** An environment a request works in directly (the files API): found, and its idle time restarts. */
-  environmentInUse(id: string, caller?: Caller): Environment {
+  environmentInUse(id: string, caller?: Caller): E {
     const environment = this.environmentAt(id, 'id', caller);
     this.leases.touch(id);
     return environment;
@@ -124,8 +122,7 @@ export class ServiceEnvironments {
    * names it (Controller.adoptFromState); without, nothing happens.
    */
   async adoptEnvironment(id: string): Promise<void> {
-    // Optional: test stand-ins for the controller need not have it.
-    await this.controller.adoptFromState?.(id);
+    await this.controller.adoptFromState(id);
   }
 
   /** `GET /v1beta/environments/{id}`: its real state, asked of the engine. */

@@ -1,11 +1,11 @@
 /** The service's settings read from the environment (HOOKBOX_*) and the options it is made with. */
-import type { Controller } from '../controller/controller.js';
 import { UserError } from '../errors/index.js';
 import type { Logger } from '../record/logger.js';
 import type { QuotaBook } from '../tenants/quotas.js';
 import type { WorkspaceDisk } from '../tenants/workspace-disk.js';
 import type { ApprovalStore } from '../state/approvals.js';
 import type { DriverRegistry } from './drivers/index.js';
+import type { RealServiceController, ServiceController } from './service-controller.js';
 import { DEFAULT_ENVIRONMENT_TTL_MS } from './leases.js';
 import {
   DEFAULT_MAX_STORED_BYTES,
@@ -63,8 +63,9 @@ export function interactionSettingsFromEnv(
   };
 }
 
-export interface InteractionServiceOptions {
-  controller: Controller;
+/** `C`: the controller, the real one unless a test gives a fake that meets ServiceController. */
+export interface InteractionServiceOptions<C extends ServiceController = RealServiceController> {
+  controller: C;
   logger?: Logger;
   store?: InteractionStore;
   drivers?: DriverRegistry;

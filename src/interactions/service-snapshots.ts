@@ -1,6 +1,7 @@
 // The snapshot and fork routes' work: ownership, quotas, and the API's answers (docs/environments.md).
 import type { Environment } from '../controller/environment.js';
 import type { ServiceEnvironments } from './service-environments.js';
+import type { ServiceEnvironment } from './service-controller.js';
 import type { Logger } from '../record/logger.js';
 import { assertOwned, canSee } from '../tenants/ownership.js';
 import { quotaExceeded, type QuotaBook } from '../tenants/quotas.js';
@@ -31,9 +32,9 @@ export function snapshotInfoOf(row: SnapshotRow, sizeBytes: number | null = null
  * others get the 404 of a missing one. A tenant holds at most its environment quota of snapshots,
  * and a fork's copies count against its environment quota like any new environments.
  */
-export class ServiceSnapshots {
+export class ServiceSnapshots<E extends ServiceEnvironment = Environment> {
   constructor(
-    private readonly environments: ServiceEnvironments,
+    private readonly environments: ServiceEnvironments<E>,
     private readonly quotas: QuotaBook | undefined,
     private readonly logger: Logger | undefined,
     /** Counts snapshots against `disk_mb` and measures them (docs/tenants.md). */
@@ -117,7 +118,7 @@ export class ServiceSnapshots {
    * A new environment from a snapshot, owned by the caller, within its quota (the snapshot's
    * tenant must be the caller's, or the caller an admin).
    */
-  async restoreFor(id: string, field: string, caller?: Caller): Promise<Environment> {
+  async restoreFor(id: string, field: string, caller?: Caller): Promise<E> {
     const row = await this.rowAt(id, field, caller);
     await this.checkDisk(caller, () => ({
       bytes: this.disk!.snapshotBytes(row) ?? 0,

@@ -1,5 +1,3 @@
-import type { Controller } from '../controller/controller.js';
-import type { Environment } from '../controller/environment.js';
 import type { NetworkState } from '../controller/network-change.js';
 import { SystemError, UserError } from '../errors/index.js';
 import type { Logger } from '../record/logger.js';
@@ -17,6 +15,12 @@ import { EnvironmentLeases } from './leases.js';
 import type { InteractionListener, PreparedInteraction } from './prepared-interaction.js';
 import { parseInteractionRequest } from './request.js';
 import type { EnvironmentInfo, Interaction } from './schema.js';
+import type {
+  EnvironmentOf,
+  RealServiceController,
+  ServiceController,
+  ServiceEnvironment,
+} from './service-controller.js';
 import { ServiceEnvironments } from './service-environments.js';
 import { ServiceSnapshots } from './service-snapshots.js';
 import { interactionSettingsFromEnv, type InteractionServiceOptions } from './service-options.js';
@@ -31,8 +35,12 @@ export type { InteractionListener, PreparedInteraction, RunEvent } from './prepa
  * Runs interactions (docs/contract.md §9): checks a request, finds or makes its environment, runs its driver,
  * records the steps. Used by `hookbox serve` and by `hookbox run` without a server.
  */
-export class InteractionService {
-  readonly controller: Controller;
+export class InteractionService<
+  // The controller: the real one, or a unit test's fake that meets ServiceController
+  // (docs/testing.md, "Fakes the compiler checks"), over the environments it makes.
+  C extends ServiceController<EnvironmentOf<C>> = RealServiceController,
+> {
+  readonly controller: C;
   readonly leases: EnvironmentLeases;
   private readonly logger: Logger | undefined;
   private readonly store: InteractionStore;
@@ -54,18 +62,18 @@ export class InteractionService {
   /** What counts against each tenant's `disk_mb`: workspaces and snapshots (when enforced). */
   private readonly tenantDisk: TenantDisk | undefined;
   /** Finding, describing and deleting environments (service-environments.ts). */
-  readonly environments: ServiceEnvironments;
+  readonly environments: ServiceEnvironments<EnvironmentOf<C>>;
   /** Snapshots and forks (docs/environments.md, "Snapshots and forks"). */
-  readonly snapshots: ServiceSnapshots;
+  readonly snapshots: ServiceSnapshots<EnvironmentOf<C>>;
   /** What preparing and running an interaction need of the service. */
-  private readonly parts: PrepareParts & RunParts;
+  private readonly parts: PrepareParts<EnvironmentOf<C>> & RunParts;
 
   /** The agents hookbox can run; a stored agent's `base_agent` must be one (docs/agents.md). */
   get drivers(): DriverRegistry {
     return this.parts.drivers;
   }
 
-  constructor(options: InteractionServiceOptions) {
+  constructor(options: InteractionServiceOptions<C>) {
     const settings = interactionSettingsFromEnv();
     this.controller = options.controller;
     this.logger = options.logger;
@@ -79,7 +87,7 @@ export class InteractionService {
       options.approvals ?? this.controller.state?.approvals ?? new MemoryApprovalStore();
     const ttl = options.environmentTtlMs ?? settings.environmentTtlMs;
     this.leases = new EnvironmentLeases(ttl);
-    this.environments = new ServiceEnvironments(
+    this.environments = new ServiceEnvironments<EnvironmentOf<C>>(
       this.controller,
       this.leases,
       this.logger,
@@ -120,7 +128,7 @@ export class InteractionService {
    * Checks a request and sets up its environment: every check that can be made is made before an
    * environment is made or changed, so a bad request leaves nothing behind.
    */
-  async prepare(body: unknown, caller?: Caller): Promise<PreparedInteraction> {
+  async prepare(body: unknown, caller?: Caller): Promise<PreparedInteraction<EnvironmentOf<C>>> {
     if (this.closing)
       throw new SystemError('engine_unavailable', 'hookbox is shutting down', { retryable: true });
     // An agent the caller stored runs as its definition says (docs/agents.md).
@@ -141,7 +149,7 @@ export class InteractionService {
    * its feed (`follow`); `liveOutput` sends running code's output as events too.
    */
   run(
-    prepared: PreparedInteraction,
+    prepared: PreparedInteraction<EnvironmentOf<C>>,
     listener?: InteractionListener,
     options: { liveOutput?: boolean } = {},
   ): Promise<Interaction> {
@@ -208,9 +216,8 @@ export class InteractionService {
     }
     active.cancel.abort();
     // The call running now is killed in its sandbox; the driver stops at its next turn.
-    const environment = this.controller
-      .listEnvironments()
-      .find((candidate) => candidate.id === interaction.environment_id);
+    const live: ServiceEnvironment[] = this.controller.listEnvironments();
+    const environment = live.find((candidate) => candidate.id === interaction.environment_id);
     await environment?.sandbox.request('kill_tool_processes', {}, 10_000).catch(() => {});
     await active.done;
     return this.interactionAt(id, 'id', caller);
@@ -249,12 +256,12 @@ export class InteractionService {
    * A live environment; an unknown one, or one the caller may not see, is a 404 naming `field`.
    * Every route that names an environment finds it here.
    */
-  environmentAt(id: string, field: string, caller?: Caller): Environment {
+  environmentAt(id: string, field: string, caller?: Caller): EnvironmentOf<C> {
     return this.environments.environmentAt(id, field, caller);
   }
 
   /** An environment a request works in directly (the files API): found, and its idle time restarts. */
-  environmentInUse(id: string, caller?: Caller): Environment {
+  environmentInUse(id: string, caller?: Caller): EnvironmentOf<C> {
     return this.environments.environmentInUse(id, caller);
   }
 
@@ -283,7 +290,9 @@ export class InteractionService {
   }
 
   /** The live environments the caller may see, each with its real state. */
-  listEnvironments(caller?: Caller): ReturnType<ServiceEnvironments['listEnvironments']> {
+  listEnvironments(
+    caller?: Caller,
+  ): ReturnType<ServiceEnvironments<EnvironmentOf<C>>['listEnvironments']> {
     return this.environments.listEnvironments(caller);
   }
 
@@ -293,8 +302,8 @@ export class InteractionService {
    */
   createEnvironmentFor(
     caller: Caller | undefined,
-    options: Parameters<ServiceEnvironments['createFor']>[1],
-  ): Promise<Environment> {
+    options: Parameters<ServiceEnvironments<EnvironmentOf<C>>['createFor']>[1],
+  ): Promise<EnvironmentOf<C>> {
     return this.environments.createFor(caller, options);
   }
 

@@ -5,6 +5,7 @@ import { answeredInteraction, withCurrentApprovals } from './approval-flow.js';
 import type { ApprovalStore } from '../state/approvals.js';
 import type { PreparedInteraction } from './prepared-interaction.js';
 import type { Interaction } from './schema.js';
+import type { ServiceEnvironment } from './service-controller.js';
 import type { InteractionStore } from './store.js';
 
 /**
@@ -27,7 +28,7 @@ export async function interactionAt(
 export async function markAnswered(
   store: InteractionStore,
   approvals: ApprovalStore,
-  prepared: PreparedInteraction,
+  prepared: PreparedInteraction<ServiceEnvironment>,
 ): Promise<void> {
   const previousId = prepared.interaction.previous_interaction_id;
   if (prepared.answered.length === 0 || !previousId) return;

@@ -1,6 +1,21 @@
 import { rmSync } from 'node:fs';
 import type { PlacedSource } from '../config/sources.js';
-import type { Environment } from '../controller/environment.js';
+import type { CallOutcome } from '../controller/call-outcome.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
+import type { ToolCall } from '../tools/types.js';
+
+/**
+ * What a fixture run uses of an environment (`Environment`'s members of these names): its calls,
+ * its agent for probes and restores, its engine's list of root-filesystem changes, its deletion
+ * and its audit log. The real `Environment` meets it, and so does the unit tests' fake
+ * (docs/testing.md, "Fakes the compiler checks").
+ */
+export interface FixtureEnvironment {
+  readonly auditLogPath: string;
+  readonly sandbox: Pick<Sandbox, 'request' | 'addWorkspaceSources' | 'rootFilesystemChanges'>;
+  call(call: ToolCall): Promise<CallOutcome>;
+  delete(): Promise<void>;
+}
 
 /**
  * What tool code could have changed outside /workspace by walking the root filesystem (file tree
@@ -38,7 +53,7 @@ const WIPE_WORKSPACE = [
   'exit 0',
 ].join('\n');
 
-async function shell(environment: Environment, code: string): Promise<string> {
+async function shell(environment: FixtureEnvironment, code: string): Promise<string> {
   const answer = await environment.sandbox.request(
     'run_code',
     {
@@ -59,7 +74,7 @@ async function shell(environment: Environment, code: string): Promise<string> {
  * changes (`docker diff`) and a hash of /.agents; where the engine cannot list them, a walk of the
  * root filesystem (docs/gates.md, "How the cases run").
  */
-export async function outsideWorkspace(environment: Environment): Promise<string> {
+export async function outsideWorkspace(environment: FixtureEnvironment): Promise<string> {
   const changes = await environment.sandbox.rootFilesystemChanges();
   if (changes === undefined) return `walk ${await shell(environment, ROOT_WALK)}`;
   return `diff ${JSON.stringify(changes)} agents ${await shell(environment, AGENTS_HASH)}`;
@@ -74,14 +89,14 @@ export async function outsideWorkspace(environment: Environment): Promise<string
  * one.
  */
 export class CaseEnvironment {
-  private environment: Environment | undefined;
+  private environment: FixtureEnvironment | undefined;
   private pristine = '';
   private changed = false;
   /** The state outside /workspace when the environment was new (containment runs). */
   outsideWhenNew = '';
 
   constructor(
-    private readonly make: () => Promise<Environment>,
+    private readonly make: () => Promise<FixtureEnvironment>,
     /** The fixture's workspace files, as first placed. */
     private readonly workspaceSources: PlacedSource[],
     private readonly keepAuditLogs: boolean,
@@ -89,7 +104,7 @@ export class CaseEnvironment {
   ) {}
 
   /** The environment as new, for the next case. */
-  async ready(): Promise<Environment> {
+  async ready(): Promise<FixtureEnvironment> {
     if (this.environment && this.changed && !(await this.restore(this.environment)))
       await this.discard();
     if (!this.environment) {
@@ -103,7 +118,7 @@ export class CaseEnvironment {
   }
 
   /** The environment as the last case left it (made if there is none). */
-  async current(): Promise<Environment> {
+  async current(): Promise<FixtureEnvironment> {
     return this.environment ?? (await this.ready());
   }
 
@@ -112,7 +127,7 @@ export class CaseEnvironment {
     this.changed = true;
   }
 
-  private async restore(environment: Environment): Promise<boolean> {
+  private async restore(environment: FixtureEnvironment): Promise<boolean> {
     try {
       await environment.sandbox.request('kill_tool_processes', {}, 10_000);
       await shell(environment, WIPE_WORKSPACE);

@@ -2,11 +2,11 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileSource, readSourcesDir } from '../cli/sources-dir.js';
 import { placeSources, type InlineSource } from '../config/sources.js';
-import type { Controller } from '../controller/controller.js';
-import type { CallOutcome, Environment } from '../controller/environment.js';
+import type { CallOutcome } from '../controller/environment.js';
+import type { EnvironmentOptions } from '../controller/environment-options.js';
 import { toHookboxError, UserError } from '../errors/index.js';
 import { packageRoot } from '../paths.js';
-import { CaseEnvironment, outsideWorkspace } from './case-environment.js';
+import { CaseEnvironment, outsideWorkspace, type FixtureEnvironment } from './case-environment.js';
 import { pathsToProbe, unmetExpectations, type PathProbe } from './expectations.js';
 import type { FixtureCase } from './fixture-schema.js';
 import type { LoadedFixture } from './load-fixtures.js';
@@ -37,6 +37,15 @@ export interface RunOptions {
    * case runs in an environment of its own, so that each log is one case's. @default false
    */
   keepAuditLogs?: boolean;
+}
+
+/**
+ * What a fixture run uses of the controller: it makes environments (`Controller.createEnvironment`).
+ * The real `Controller` meets it (`hookbox test` passes one), and so does the unit tests' fake
+ * (docs/testing.md, "Fakes the compiler checks").
+ */
+export interface FixtureController {
+  createEnvironment(options: EnvironmentOptions): Promise<FixtureEnvironment>;
 }
 
 const DEFAULT_TOOL_TIMEOUT_MS = 20_000;
@@ -98,7 +107,7 @@ export function fixtureSources(
 }
 
 async function probePaths(
-  environment: Environment,
+  environment: FixtureEnvironment,
   paths: string[],
 ): Promise<Map<string, PathProbe>> {
   const found = new Map<string, PathProbe>();
@@ -119,11 +128,11 @@ async function probePaths(
 
 /** An environment for one run of a case: with its gates, or (containment) without them. */
 function fixtureEnvironment(
-  controller: Controller,
+  controller: FixtureController,
   loaded: LoadedFixture,
   gatesDir: string,
   mode: CaseResult['mode'],
-): Promise<Environment> {
+): Promise<FixtureEnvironment> {
   const timeoutMs =
     loaded.fixture.tool_timeout_ms ??
     (mode === 'gated' ? DEFAULT_TOOL_TIMEOUT_MS : CONTAINMENT_TIMEOUT_MS);
@@ -218,7 +227,7 @@ interface Task {
  * {@link CASES_PER_ENVIRONMENT} each, restored between runs (src/testing/case-environment.ts).
  */
 export async function runFixtures(
-  controller: Controller,
+  controller: FixtureController,
   fixtures: LoadedFixture[],
   options: RunOptions = {},
 ): Promise<CaseResult[]> {

@@ -1,9 +1,8 @@
 // The warm pool backs off when making an environment keeps failing (an engine that refuses must not
 // be hammered in a hot loop), and recovers once making works again.
 import { describe, expect, it } from 'vitest';
-import { WarmPool } from '../../src/controller/warm-pool.js';
 import { createLogger } from '../../src/record/logger.js';
-import type { Sandbox } from '../../src/sandbox/sandbox.js';
+import { WarmPool, type PooledSandbox } from '../../src/controller/warm-pool.js';
 
 const logger = createLogger({ level: 'silent' });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -29,12 +28,12 @@ describe('warm pool backoff', () => {
 
   it('recovers after the failures stop', async () => {
     let attempts = 0;
-    const made: Sandbox[] = [];
+    const made: PooledSandbox[] = [];
     const pool = new WarmPool(
       async () => {
         attempts++;
         if (attempts <= 2) throw new Error('not yet');
-        const sandbox = { destroy: async () => {} } as unknown as Sandbox;
+        const sandbox: PooledSandbox = { destroy: async () => {} };
         made.push(sandbox);
         return sandbox;
       },

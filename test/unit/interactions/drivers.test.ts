@@ -134,7 +134,9 @@ describe('the scripted driver', () => {
 
   it('runs the calls in input order and nothing else', async () => {
     const calls: ToolCall[] = [];
-    const context = {
+    const said: string[] = [];
+    const context: DriverContext = {
+      agent: 'scripted',
       input: [
         { type: 'text', text: 'first' },
         {
@@ -143,16 +145,34 @@ describe('the scripted driver', () => {
         },
         { type: 'tool_call', name: 'read_file', arguments: { path: 'a' } },
       ],
+      history: [],
+      tools: [],
+      maxSteps: 20,
       signal: new AbortController().signal,
-      callTool: async (call: ToolCall) => {
+      callTool: async (call: ToolCall): Promise<ToolCallReport> => {
         calls.push(call);
-        return { blocked: true } as ToolCallReport;
+        return {
+          call_id: `call_${calls.length}`,
+          tool_call: call,
+          blocked: true,
+          reason: 'denied by the test',
+          result: null,
+          is_error: true,
+          text_for_model: 'denied by the test',
+          hooks: [],
+        };
       },
-    } as unknown as DriverContext;
+      emitModelOutput: (text) => said.push(text),
+      addUsage: () => {
+        throw new Error('the scripted driver asks no model');
+      },
+    };
     await scriptedDriver.run(context);
     expect(calls).toEqual([
       { name: 'code_execution', args: { code: 'rm -rf /tmp/forbidden', language: 'bash' } },
       { name: 'read_file', args: { path: 'a' } },
     ]);
+    // Its input's text is the user's, not the model's: it says nothing itself.
+    expect(said).toEqual([]);
   });
 });

@@ -6,12 +6,12 @@ import type { DriverContext, ModelDriver } from '../../../src/interactions/drive
 import { InteractionService } from '../../../src/interactions/service.js';
 import { FakeController, registryWith } from './fakes.js';
 
-const services: InteractionService[] = [];
+const services: InteractionService<FakeController>[] = [];
 
 export function setup(fake?: ModelDriver, options: { environmentTtlMs?: number } = {}) {
   const controller = new FakeController();
   const service = new InteractionService({
-    controller: controller.asController,
+    controller,
     drivers: registryWith(fake),
     ...options,
   });

@@ -9,29 +9,31 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { podName, sandboxPod, splitLabels } from '../../../src/backends/kubernetes/pod-spec.js';
 import { sandboxNetworkPolicy } from '../../../src/backends/kubernetes/manifests.js';
 import { createLogger } from '../../../src/record/logger.js';
-import type {
-  ContainerRuntime,
-  SandboxContainerSpec,
-} from '../../../src/sandbox/container-runtime.js';
+import type { SandboxContainerSpec } from '../../../src/sandbox/container-runtime.js';
 import { DockerBackend } from '../../../src/backends/docker/docker-backend.js';
 import { LABEL_ROLE } from '../../../src/sandbox/labels.js';
 import { SANDBOX_PATHS } from '../../../src/sandbox/protocol/paths.js';
 import { Sandbox } from '../../../src/sandbox/sandbox.js';
+import { MemoryContainerClient } from '../fakes/memory-container-client.js';
 
 const logger = createLogger({ level: 'silent' });
 
-/** The spec Sandbox.create hands its client, for these options (creation stops right there). */
+/**
+ * The in-memory engine (test/unit/fakes/memory-container-client.ts), stopped at the container: it
+ * keeps the spec Sandbox.create hands it and refuses, so creation stops right there.
+ */
+class SpecCapture extends MemoryContainerClient {
+  captured: SandboxContainerSpec | undefined;
+
+  override async createContainer(spec: SandboxContainerSpec): Promise<string> {
+    this.captured = spec;
+    throw new Error('captured');
+  }
+}
+
+/** The spec Sandbox.create hands its client, for these options. */
 async function specFor(options: Parameters<typeof Sandbox.create>[0]['options']) {
-  let captured: SandboxContainerSpec | undefined;
-  const client = {
-    createVolume: async () => {},
-    removeVolume: async () => {},
-    removeContainer: async () => {},
-    createContainer: async (spec: SandboxContainerSpec) => {
-      captured = spec;
-      throw new Error('captured');
-    },
-  } as unknown as ContainerRuntime;
+  const client = new SpecCapture();
   await expect(
     Sandbox.create({
       client,
@@ -43,7 +45,7 @@ async function specFor(options: Parameters<typeof Sandbox.create>[0]['options'])
       options,
     }),
   ).rejects.toThrow('captured');
-  return captured!;
+  return client.captured!;
 }
 
 /** What the Docker backend sends the engine for a spec. */

@@ -9,11 +9,13 @@ import { openApiDocument } from '../../../src/server/openapi.js';
 import { FakeController, registryWith } from '../interactions/fakes.js';
 
 const service = new InteractionService({
-  controller: new FakeController().asController,
+  controller: new FakeController(),
   drivers: registryWith(),
 });
 const app = buildApp({
-  service,
+  // The one cast left: the app wants the real Controller, whose console, metrics, credentials and
+  // files routes read more of it than the service does (docs/testing.md, "Fakes the compiler checks").
+  service: service as unknown as InteractionService,
   logger: createLogger({ level: 'silent' }),
   apiKeys: ['unit-test-key-1'],
   version: 'test',

@@ -6,10 +6,18 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Controller } from '../../../src/controller/controller.js';
+import type { CallOutcome } from '../../../src/controller/call-outcome.js';
 import type { EnvironmentOptions } from '../../../src/controller/environment-options.js';
+import { checkAnswer } from '../../../src/sandbox/protocol/check.js';
+import type {
+  AgentAnswerOf,
+  AgentOp,
+  AgentRequestOf,
+} from '../../../src/sandbox/protocol/index.js';
+import type { FixtureEnvironment } from '../../../src/testing/case-environment.js';
 import { parseFixture } from '../../../src/testing/load-fixtures.js';
-import { runFixtures } from '../../../src/testing/run-fixtures.js';
+import { runFixtures, type FixtureController } from '../../../src/testing/run-fixtures.js';
+import type { ExecResult, ToolCall } from '../../../src/tools/types.js';
 
 interface FakeEnvironment {
   gated: boolean;
@@ -20,11 +28,21 @@ interface FakeEnvironment {
   deleted: boolean;
 }
 
-/** A controller whose environments answer from memory (only what the runner uses). */
+/** What tool code that printed `stdout` ends with: `code_execution`'s result. */
+function ran(stdout: string): ExecResult {
+  return { exit_code: 0, stdout, stderr: '', timed_out: false, truncated: false };
+}
+
+/**
+ * A controller whose environments answer from memory. It implements FixtureController and its
+ * environments FixtureEnvironment, what the runner uses, so the compiler holds them to the real
+ * Controller's and Environment's types (docs/testing.md, "Fakes the compiler checks").
+ */
 function fakeController(options: { wipeFails?: boolean } = {}) {
   const made: FakeEnvironment[] = [];
-  const controller = {
-    createEnvironment(request: EnvironmentOptions) {
+  let calls = 0;
+  const controller: FixtureController = {
+    createEnvironment(request: EnvironmentOptions): Promise<FixtureEnvironment> {
       const state: FakeEnvironment = {
         gated: (request.sources ?? []).some((source) => source.target === '.agents/hooks.json'),
         workspace: '',
@@ -33,6 +51,7 @@ function fakeController(options: { wipeFails?: boolean } = {}) {
         deleted: false,
       };
       made.push(state);
+      const id = `env_${made.length}`;
       const shell = (code: string): string => {
         if (code.includes('ipcrm')) {
           state.wipes++;
@@ -43,20 +62,35 @@ function fakeController(options: { wipeFails?: boolean } = {}) {
         if (code.includes('/.agents')) return 'agents-hash';
         throw new Error(`unexpected code ${code}`);
       };
-      return Promise.resolve({
-        id: `env_${made.length}`,
+      const environment: FixtureEnvironment = {
         auditLogPath: join(tmpdir(), 'hookbox-no-such-audit-log'),
-        call(call: { name: string; args: { code?: string } }) {
-          const code = call.args.code ?? '';
+        call(call: ToolCall): Promise<CallOutcome> {
+          const code = typeof call.args?.code === 'string' ? call.args.code : '';
+          const base = {
+            environment_id: id,
+            call_id: `call_${++calls}`,
+            tool_call: call,
+            hooks: [],
+          };
           if (state.gated && code.includes('BLOCK'))
-            return Promise.resolve({ blocked: true, reason: 'blocked: BLOCK', result: null });
+            return Promise.resolve({
+              ...base,
+              blocked: true,
+              reason: 'blocked: BLOCK',
+              result: null,
+              presented: null,
+              is_error: true,
+            });
           if (code.includes('TOUCH_ROOT')) state.rootChanges.push('A /etc/touched');
           if (code !== 'echo alive') state.workspace += code.includes('LITTER') ? 'litter;' : '';
-          const stdout = code === 'echo alive' ? 'alive\n' : '';
+          const result = ran(code === 'echo alive' ? 'alive\n' : '');
           return Promise.resolve({
+            ...base,
             blocked: false,
             reason: null,
-            result: { exit_code: 0, stdout },
+            result,
+            presented: result,
+            is_error: false,
           });
         },
         delete() {
@@ -64,18 +98,24 @@ function fakeController(options: { wipeFails?: boolean } = {}) {
           return Promise.resolve();
         },
         sandbox: {
-          request(op: string, body: { code?: string }) {
-            if (op === 'run_code') return Promise.resolve({ stdout: shell(body.code ?? '') });
-            if (op === 'kill_tool_processes') return Promise.resolve({ killed: 0 });
+          request<Op extends AgentOp>(
+            op: Op,
+            body: AgentRequestOf<Op>,
+          ): Promise<AgentAnswerOf<Op>> {
+            if (op === 'run_code' && 'code' in body && typeof body.code === 'string')
+              return Promise.resolve(checkAnswer(op, { ...ran(shell(body.code)), duration_ms: 1 }));
+            if (op === 'kill_tool_processes')
+              return Promise.resolve(checkAnswer(op, { killed: 0 }));
             throw new Error(`unexpected op ${op}`);
           },
           addWorkspaceSources: () => Promise.resolve(),
           rootFilesystemChanges: () => Promise.resolve([...state.rootChanges]),
         },
-      });
+      };
+      return Promise.resolve(environment);
     },
   };
-  return { controller: controller as unknown as Controller, made };
+  return { controller, made };
 }
 
 function fixture(cases: string[]) {

@@ -5,7 +5,7 @@ import { httpHook, killToolProcesses, prestartHooks, runCode, runHook } from './
 import { replaceAgents, resetAgents, writeSources } from './sources.js';
 
 export { SANDBOX_PATHS } from './paths.js';
-export { WORKSPACE_FILES_ANSWERS } from './files.js';
+export { FILE_2026_09_ANSWERS, FILE_ANSWERS, WORKSPACE_FILES_ANSWERS } from './files.js';
 
 /**
  * The version of the protocol between the controller and the sandbox agent (docs/agent-protocol.md).

@@ -54,8 +54,6 @@ export type AgentOp = keyof typeof OPERATIONS;
 export type AgentRequestOf<Op extends AgentOp> = z.input<(typeof OPERATIONS)[Op]['request']>;
 /** What the agent answers to `Op`, once checked. */
 export type AgentAnswerOf<Op extends AgentOp> = z.output<(typeof OPERATIONS)[Op]['answer']>;
-/** One request of any operation: what a tool asks the agent to do. */
-export type AnyAgentRequest = { [Op in AgentOp]: { op: Op; body: AgentRequestOf<Op> } }[AgentOp];
 
 /**
  * An event the agent sends for a request before its answer (docs/environments.md, "Live output"):

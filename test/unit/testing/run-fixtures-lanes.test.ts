@@ -56,7 +56,7 @@ function fakeController(options: { wipeFails?: boolean } = {}) {
           return Promise.resolve({
             blocked: false,
             reason: null,
-            result: { exit_code: 0, stdout },
+            result: { exit_code: 0, stdout, stderr: '', timed_out: false, truncated: false },
           });
         },
         delete() {

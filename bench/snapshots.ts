@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Controller } from '../src/controller/controller.js';
 import type { Environment } from '../src/controller/environment.js';
 import { createLogger } from '../src/record/logger.js';
-import { valueText } from '../src/tools/value-text.js';
+import { execResultOf } from '../src/tools/results.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const WORKSPACE_MB = Number(process.env.BENCH_WORKSPACE_MB ?? 50);
@@ -30,7 +30,7 @@ async function timed<T>(samples: number[], work: () => Promise<T>): Promise<T> {
 async function bash(environment: Environment, code: string): Promise<string> {
   const outcome = await environment.call({ name: 'code_execution', args: { code } });
   if (outcome.is_error) throw new Error(`bench setup failed: ${JSON.stringify(outcome.result)}`);
-  return valueText(outcome.result?.stdout ?? '');
+  return execResultOf(outcome).stdout;
 }
 
 const logger = createLogger({ level: 'silent' });

@@ -60,7 +60,17 @@ export { importHooks, type ImportReport } from './hooks/import/import-hooks.js';
 export type { ApprovalStore, PendingApproval } from './state/approvals.js';
 export { readAuditLog, auditLogPath, type AuditEntry } from './record/audit-log.js';
 export type { HookRecord, HookOutcome, HookEvent, HookSource } from './record/types.js';
-export type { ToolCall, ToolResult } from './tools/types.js';
+export type {
+  BuiltinToolResult,
+  ExecResult,
+  File202609ToolResult,
+  FileToolResult,
+  JsonObject,
+  PresentedResult,
+  ToolCall,
+  ToolResult,
+  ToolResultByName,
+} from './tools/types.js';
 export {
   DEFAULT_VOCABULARY,
   VOCABULARIES,

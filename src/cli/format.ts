@@ -2,6 +2,7 @@ import type { CallOutcome } from '../controller/environment.js';
 import { hookLine, resultLines } from '../interactions/transcript.js';
 import { visibleLine } from '../interactions/visible-text.js';
 import { valueText } from '../tools/value-text.js';
+import type { JsonObject } from '../tools/types.js';
 
 /** The `--json` shape of one call (docs/contract.md §10). */
 export function callJson(outcome: CallOutcome) {
@@ -50,8 +51,9 @@ export function callText(
   if (outcome.blocked) lines.push(`  ✖ blocked: ${visibleLine(outcome.reason ?? '')}`);
   else if (outcome.result) {
     // Output printed live is not printed again.
-    const { stdout, stderr, ...rest } = outcome.result;
-    lines.push(...resultLines(options.outputShown ? rest : outcome.result));
+    const result: JsonObject = outcome.result;
+    const { stdout, stderr, ...rest } = result;
+    lines.push(...resultLines(options.outputShown ? rest : result));
     if (options.outputShown)
       lines.push(
         `  (output shown above: ${valueText(stdout ?? '').length} characters of stdout, ${valueText(stderr ?? '').length} of stderr)`,

@@ -1,7 +1,7 @@
 /** What one tool call came to (CallOutcome) and the options a caller gives it (CallOptions). */
 import type { ContextStore } from '../hooks/controller-hooks/context-store.js';
 import type { HookRecord } from '../record/types.js';
-import type { ToolCall, ToolResult } from '../tools/types.js';
+import type { BuiltinToolResult, PresentedResult, ToolCall } from '../tools/types.js';
 import type { ApprovalState, Approver } from '../hooks/approvals.js';
 
 /** What one tool call came to (the `--json` shape of docs/contract.md §10, plus the records in full). */
@@ -14,8 +14,11 @@ export interface CallOutcome {
   blocked: boolean;
   /** The deny reason; the model sees it as the call's error result. */
   reason: string | null;
-  /** The tool's result, or null when blocked. */
-  result: ToolResult | null;
+  /**
+   * The tool's raw result, or null when blocked: typed from the agent protocol (src/tools/types.ts);
+   * hooks never rewrite it.
+   */
+  result: BuiltinToolResult | null;
   /** The post payload's `error` text, when the tool wrote to stderr or failed. */
   error?: string;
   /**
@@ -23,7 +26,7 @@ export interface CallOutcome {
    * stays in `result`); for a failed call, with `error` holding the (possibly reworded) error text.
    * Null when blocked: the model is shown `reason` as an error.
    */
-  presented: ToolResult | null;
+  presented: PresentedResult | null;
   /** True when the call was blocked or the tool failed (file error, non-zero exit, timeout). */
   is_error: boolean;
   /** The arguments as the caller sent them, when a controller hook or `updatedInput` rewrote them. */

@@ -7,7 +7,6 @@ import type { ContextStore } from '../hooks/controller-hooks/context-store.js';
 import type { HookRunner } from '../hooks/controller-hooks/runner.js';
 import { newCallBudget, type AuditBudget } from '../record/audit-bound.js';
 import type { HookRecord } from '../record/types.js';
-import type { AgentRequestOf } from '../sandbox/protocol/index.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import type { VocabularyId } from '../tools/registry.js';
 import type { ToolRunSettings } from '../tools/tool-definition.js';
@@ -172,7 +171,7 @@ function runAheadWhereSafe(
   request: ToolRequest,
 ): void {
   if (request.op !== 'run_code' || request.live) return;
-  const body = request.body as AgentRequestOf<'run_code'>;
+  const body = request.body;
   // The code travels twice (in the hook's payload and to run): large code keeps two requests, so
   // no request grows past what one of them alone would be.
   if (Buffer.byteLength(body.code) > RUN_AHEAD_MAX_CODE_BYTES) return;

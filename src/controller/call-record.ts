@@ -2,11 +2,11 @@
 import type { AuditBudget } from '../record/audit-bound.js';
 import type { AuditLog } from '../record/audit-log.js';
 import type { Observation } from '../record/observations.js';
-import type { ToolResult } from '../tools/types.js';
+import type { JsonObject } from '../tools/types.js';
 import type { CallOutcome } from './call-outcome.js';
 
 /** A call failed (rather than merely wrote to stderr): a file error, a non-zero exit, a timeout. */
-export function failed(result: ToolResult): boolean {
+export function failed(result: JsonObject): boolean {
   return (
     typeof result.error === 'string' ||
     result.timed_out === true ||

@@ -2,8 +2,8 @@
 import type { ToolCallScope } from '../hooks/controller-hooks/hook-context.js';
 import type { HookRunner } from '../hooks/controller-hooks/runner.js';
 import type { HookRecord } from '../record/types.js';
-import type { ToolDefinition } from '../tools/tool-definition.js';
-import type { ToolCall, ToolResult } from '../tools/types.js';
+import type { AnyToolDefinition } from '../tools/tool-definition.js';
+import type { BuiltinToolResult, ToolCall } from '../tools/types.js';
 import type { CallOutcome } from './call-outcome.js';
 
 /**
@@ -13,7 +13,12 @@ import type { CallOutcome } from './call-outcome.js';
 export async function rewriteResult(
   hooks: HookRunner,
   scope: ToolCallScope,
-  ran: { call: ToolCall; tool: ToolDefinition; result: ToolResult; error: string | undefined },
+  ran: {
+    call: ToolCall;
+    tool: AnyToolDefinition;
+    result: BuiltinToolResult;
+    error: string | undefined;
+  },
   outcome: CallOutcome,
   record: (hook: HookRecord) => void,
 ): Promise<void> {

@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import { WORKSPACE_FILES_ANSWERS, type AgentRequestOf } from '../sandbox/protocol/index.js';
 import { checkAnswerShape } from '../sandbox/protocol/check.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
-import type { ToolResult } from '../tools/types.js';
+import type { JsonObject } from '../tools/types.js';
 import {
   afterChange,
   gateCallOf,
@@ -307,7 +307,7 @@ export class WorkspaceFiles {
         throw error;
       }
       if (host.gated) {
-        const result: ToolResult = { ok: true };
+        const result: JsonObject = { ok: true };
         for (const call of calls) hooks.push(...(await afterChange(host, call, callId, result)));
       }
       this.record(op, path, callId, { blocked: false, reason: null, gated: host.gated, ...done });

@@ -1,6 +1,6 @@
 import type { HookGroup, HookHandler, HookRule, HooksConfig } from '../config/hooks-config.js';
 import type { HookEvent, HookRecord } from '../record/types.js';
-import type { ToolCall, ToolResult } from '../tools/types.js';
+import type { ToolCall, JsonObject } from '../tools/types.js';
 import type { HookCallContext } from './call-context.js';
 import type { HandlerRun, PostDecision, PreDecision } from './decision.js';
 import { dialectOf, type Dialect } from './dialects/index.js';
@@ -246,7 +246,7 @@ export async function runPostHooks(
   config: HooksConfig,
   executor: HandlerExecutor,
   call: ToolCall,
-  outcome: { result: ToolResult; error?: string },
+  outcome: { result: JsonObject; error?: string },
   context: HookCallContext,
   onRecord: (record: HookRecord) => void = () => {},
 ): Promise<{ records: HookRecord[]; additionalContext: string[] }> {

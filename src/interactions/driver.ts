@@ -1,6 +1,6 @@
 import type { HookRecord } from '../record/types.js';
 import type { VocabularyId } from '../tools/registry.js';
-import type { ToolCall, ToolResult } from '../tools/types.js';
+import type { ToolCall, JsonObject } from '../tools/types.js';
 
 /** A built-in tool as a model sees it: name, description, JSON Schema of its arguments. */
 export interface ModelTool {
@@ -17,7 +17,7 @@ export interface ToolCallReport {
   blocked: boolean;
   /** The deny reason when blocked. */
   reason: string | null;
-  result: ToolResult | null;
+  result: JsonObject | null;
   /** True when blocked or the tool failed; then `text_for_model` is the error text. */
   is_error: boolean;
   /** What the model is shown: the result as JSON, or for a blocked call the reason (docs/contract.md §6). */

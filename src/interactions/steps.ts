@@ -1,7 +1,7 @@
 import { newCallId } from '../ids.js';
 import type { CallOutcome } from '../controller/environment.js';
 import type { HookRecord } from '../record/types.js';
-import type { ToolCall, ToolResult } from '../tools/types.js';
+import type { ToolCall, JsonObject } from '../tools/types.js';
 import type { ConversationTurn, ToolCallReport } from './driver.js';
 import type { CallStep, HookOutcomeRecord, Interaction, ResultStep, Step } from './schema.js';
 
@@ -152,15 +152,13 @@ export function reportFromSteps(
   environmentId: string,
 ): ToolCallReport {
   const name = call.type === 'code_execution_call' ? CODE_EXECUTION : call.name;
-  const ran =
+  // Stored steps are JSON: what the model was shown, or the text it was shown instead (not run).
+  const shown: JsonObject | null =
     result.type === 'code_execution_result'
-      ? result.structured_result !== null
-      : typeof result.result !== 'string';
-  const shown: ToolResult | null = !ran
-    ? null
-    : result.type === 'code_execution_result'
       ? result.structured_result
-      : (result.result as ToolResult);
+      : typeof result.result === 'string'
+        ? null
+        : result.result;
   return {
     call_id: call.id,
     tool_call: { name, args: call.arguments },
@@ -168,7 +166,8 @@ export function reportFromSteps(
     reason: result.blocked && typeof result.result === 'string' ? result.result : null,
     result: shown,
     is_error: result.is_error,
-    text_for_model: ran ? JSON.stringify(shown) : (result.result as string),
+    text_for_model:
+      shown === null && typeof result.result === 'string' ? result.result : JSON.stringify(shown),
     hooks: [...call.hooks, ...result.hooks].map((hook) => recordOf(hook, environmentId, call.id)),
   };
 }

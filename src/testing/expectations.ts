@@ -1,10 +1,16 @@
 import type { CallOutcome } from '../controller/environment.js';
 import type { Expectation, TextExpectation } from './fixture-schema.js';
+import type { JsonObject } from '../tools/types.js';
 
 /** What the runner learned about a workspace path after the call. */
 export interface PathProbe {
   exists: boolean;
   content?: string;
+}
+
+/** A result's field when it is text. */
+function textOf(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
 }
 
 function textFailure(
@@ -40,14 +46,15 @@ export function unmetExpectations(
     );
   }
   if (expect.reason) add(textFailure('reason', expect.reason, outcome.reason));
-  const result = outcome.result ?? {};
+  // Read as JSON: an expectation names code_execution's fields, which a file tool's result lacks.
+  const result: JsonObject = outcome.result ?? {};
   if (expect.exit_code !== undefined && result.exit_code !== expect.exit_code) {
     add(
       `exit_code: expected ${expect.exit_code}, got ${outcome.result ? String(result.exit_code) : 'no result (blocked)'}`,
     );
   }
-  if (expect.stdout) add(textFailure('stdout', expect.stdout, result.stdout as string | undefined));
-  if (expect.stderr) add(textFailure('stderr', expect.stderr, result.stderr as string | undefined));
+  if (expect.stdout) add(textFailure('stdout', expect.stdout, textOf(result.stdout)));
+  if (expect.stderr) add(textFailure('stderr', expect.stderr, textOf(result.stderr)));
   if (expect.error) add(textFailure('error', expect.error, outcome.error));
   const workspace = expect.workspace;
   for (const path of workspace?.exists ?? [])

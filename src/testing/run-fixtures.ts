@@ -10,6 +10,7 @@ import { CaseEnvironment, outsideWorkspace, type FixtureEnvironment } from './ca
 import { pathsToProbe, unmetExpectations, type PathProbe } from './expectations.js';
 import type { FixtureCase } from './fixture-schema.js';
 import type { LoadedFixture } from './load-fixtures.js';
+import { isExecResult } from '../tools/results.js';
 
 export interface CaseResult {
   fixture: string;
@@ -191,7 +192,11 @@ async function runContained(
     const alive = await environment
       .call({ name: 'code_execution', args: { code: 'echo alive' } })
       .catch((error: unknown) => toHookboxError(error));
-    if (alive instanceof Error || alive.result?.stdout !== 'alive\n') {
+    if (
+      alive instanceof Error ||
+      !isExecResult(alive.result) ||
+      alive.result.stdout !== 'alive\n'
+    ) {
       failures.push(
         `with the gate off, the environment stopped working afterwards${alive instanceof Error ? `: ${alive.message}` : ''}`,
       );

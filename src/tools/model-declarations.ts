@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { toolsOf, type VocabularyId } from './registry.js';
-import type { ToolDefinition } from './tool-definition.js';
+import type { AnyToolDefinition } from './tool-definition.js';
 
 /** A tool as declared to a model: the shape of a Gemini function declaration (and of OpenAI's `function`). */
 export interface ToolDeclaration {
@@ -16,7 +16,7 @@ export interface ToolDeclaration {
  * Refinements (EndLine ≥ StartLine, one of `code`/`command`) are not expressible and are left out;
  * `resolveToolCall` still enforces them.
  */
-export function toolJsonSchema(tool: ToolDefinition): Record<string, unknown> {
+export function toolJsonSchema(tool: AnyToolDefinition): Record<string, unknown> {
   const schema = z.toJSONSchema(tool.modelArgs ?? tool.args, {
     io: 'input',
     unrepresentable: 'any',

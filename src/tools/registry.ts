@@ -1,7 +1,7 @@
 import { UserError } from '../errors/index.js';
 import { describeIssues } from '../errors/zod-issues.js';
 import { checkArgumentDepth, checkArgumentText } from './argument-text.js';
-import type { ToolDefinition } from './tool-definition.js';
+import type { AnyToolDefinition } from './tool-definition.js';
 import type { ToolCall } from './types.js';
 import { VOCABULARY_2026_05 } from './vocabulary-2026-05.js';
 import { VOCABULARY_2026_09 } from './vocabulary-2026-09.js';
@@ -13,7 +13,7 @@ import { VOCABULARY_2026_09 } from './vocabulary-2026-09.js';
  */
 export type VocabularyId = '2026-05' | '2026-09';
 
-export const VOCABULARIES: Record<VocabularyId, readonly ToolDefinition[]> = {
+export const VOCABULARIES: Record<VocabularyId, readonly AnyToolDefinition[]> = {
   '2026-05': VOCABULARY_2026_05,
   '2026-09': VOCABULARY_2026_09,
 };
@@ -27,7 +27,7 @@ export function isVocabularyId(value: unknown): value is VocabularyId {
   return typeof value === 'string' && Object.hasOwn(VOCABULARIES, value);
 }
 
-export function toolsOf(vocabulary: VocabularyId): readonly ToolDefinition[] {
+export function toolsOf(vocabulary: VocabularyId): readonly AnyToolDefinition[] {
   return VOCABULARIES[vocabulary];
 }
 
@@ -79,7 +79,7 @@ export function pathArgumentsByTool(): Record<string, readonly string[]> {
 }
 
 /** The argument names a tool accepts (the keys of its object schema). */
-export function argumentNamesOf(tool: ToolDefinition): string[] {
+export function argumentNamesOf(tool: AnyToolDefinition): string[] {
   const shape = (tool.args as unknown as { shape?: Record<string, unknown> }).shape;
   return shape ? Object.keys(shape) : [];
 }
@@ -105,7 +105,7 @@ function unknownToolMessage(name: string, vocabulary: VocabularyId): string {
 export function resolveToolCall(
   call: ToolCall,
   vocabulary: VocabularyId,
-): { tool: ToolDefinition; args: Record<string, unknown> } {
+): { tool: AnyToolDefinition; args: Record<string, unknown> } {
   const tools = toolsOf(vocabulary);
   const tool = tools.find((candidate) => candidate.name === call.name);
   if (!tool) {

@@ -1,5 +1,6 @@
 import { UserError } from '../errors/index.js';
 import { CREDENTIAL_ID_PATTERN } from '../ids.js';
+import type { AgentRequestOf } from '../sandbox/protocol/index.js';
 
 /** Documented limits of `environment.env` (docs/environments.md, "Environment variables"). */
 export const TOOL_ENV_LIMITS = {
@@ -99,11 +100,10 @@ export function parseToolEnv(input: unknown, field = 'env'): Record<string, Tool
   return out;
 }
 
-/** The agent request body of a tool, with the environment's variables for code it runs. */
+/** The agent request of code a tool runs, with the environment's variables. */
 export function withToolEnv(
-  op: string,
-  body: Record<string, unknown>,
+  body: AgentRequestOf<'run_code'>,
   env: Readonly<Record<string, string>> | undefined,
-): Record<string, unknown> {
-  return op === 'run_code' && env && Object.keys(env).length > 0 ? { ...body, env } : body;
+): AgentRequestOf<'run_code'> {
+  return env && Object.keys(env).length > 0 ? { ...body, env } : body;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AgentAnswerOf, AgentRequestOf } from '../sandbox/protocol/index.js';
-import type { ToolDefinition, ToolRunSettings } from './tool-definition.js';
-import type { ExecResult, ToolResult } from './types.js';
+import type { AnyToolDefinition, ToolDefinition, ToolRunSettings } from './tool-definition.js';
+import type { ExecResult, PresentedResult } from './types.js';
 
 /** Slack on top of a tool's own timeout before an unanswered request means the agent is gone. */
 export const ANSWER_SLACK_MS = 15_000;
@@ -11,7 +11,7 @@ export const MAX_READ_FILE_BYTES = 10 * 1024 * 1024;
 
 const path = z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' });
 
-export function codeExecutionError(result: ToolResult): string | undefined {
+export function codeExecutionError(result: PresentedResult): string | undefined {
   const parts: string[] = [];
   if (typeof result.stderr === 'string' && result.stderr !== '') parts.push(result.stderr);
   if (result.timed_out === true) parts.push('timed out');
@@ -31,7 +31,7 @@ export function codeExecutionResult(answer: AgentAnswerOf<'run_code'>): ExecResu
   };
 }
 
-export function fileError(result: ToolResult): string | undefined {
+export function fileError(result: PresentedResult): string | undefined {
   return typeof result.error === 'string' ? result.error : undefined;
 }
 
@@ -39,9 +39,10 @@ function fileTool<Args extends AgentRequestOf<'file'>['args']>(
   name: AgentRequestOf<'file'>['tool'],
   description: string,
   args: z.ZodType<Args>,
-): ToolDefinition<Args> {
+): ToolDefinition<Args, 'file'> {
   return {
     name,
+    op: 'file',
     description,
     args,
     pathArgs: ['path'],
@@ -50,13 +51,18 @@ function fileTool<Args extends AgentRequestOf<'file'>['args']>(
       body: { tool: name, args: callArgs, max_read_bytes: MAX_READ_FILE_BYTES },
       answerTimeoutMs: FILE_ANSWER_TIMEOUT_MS,
     }),
+    // The agent's answer, checked against the protocol's `file` answer, is the tool's result as it is.
     result: (answer) => answer,
     errorOf: fileError,
   };
 }
 
-const codeExecution: ToolDefinition<{ code: string; language?: 'bash' | 'python' | 'sh' }> = {
+const codeExecution: ToolDefinition<
+  { code: string; language?: 'bash' | 'python' | 'sh' },
+  'run_code'
+> = {
   name: 'code_execution',
+  op: 'run_code',
   description: 'Run bash, sh or python code in the sandbox; cwd /workspace.',
   pathArgs: [],
   args: z.strictObject({
@@ -81,7 +87,7 @@ const codeExecution: ToolDefinition<{ code: string; language?: 'bash' | 'python'
 };
 
 /** The tools of the Gemini `antigravity-preview-05-2026` agent (docs/contract.md §5). */
-export const VOCABULARY_2026_05 = [
+export const VOCABULARY_2026_05: readonly AnyToolDefinition[] = [
   codeExecution,
   fileTool(
     'read_file',
@@ -99,4 +105,4 @@ export const VOCABULARY_2026_05 = [
     z.strictObject({ path }),
   ),
   fileTool('delete_file', 'Delete a file (not a folder).', z.strictObject({ path })),
-] as ToolDefinition[];
+];

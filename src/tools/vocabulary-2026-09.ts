@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AgentRequestOf } from '../sandbox/protocol/index.js';
-import type { ToolDefinition, ToolRunSettings } from './tool-definition.js';
-import type { ToolResult } from './types.js';
+import type { AnyToolDefinition, ToolDefinition, ToolRunSettings } from './tool-definition.js';
+import type { PresentedResult } from './types.js';
 import { valueText } from './value-text.js';
 import {
   ANSWER_SLACK_MS,
@@ -82,15 +82,17 @@ const TIMEOUT_SECONDS = z
   .positive({ error: 'must be more than 0 seconds' })
   .describe("seconds before the process tree is killed; at most the environment's own timeout");
 
-interface CodeExecutionArgs {
+// A type, not an interface: the vocabulary lists tools by their arguments as a plain object.
+type CodeExecutionArgs = {
   code?: string;
   command?: string;
   language?: 'bash' | 'python' | 'sh';
   timeout_seconds?: number;
-}
+};
 
-const codeExecution: ToolDefinition<CodeExecutionArgs> = {
+const codeExecution: ToolDefinition<CodeExecutionArgs, 'run_code'> = {
   name: 'code_execution',
+  op: 'run_code',
   description: 'Run bash, sh or python code in the sandbox; cwd /workspace.',
   args: z
     .strictObject({
@@ -137,11 +139,12 @@ function fileTool<Args extends Record<string, unknown>>(
     modelArgs?: z.ZodType;
     body(args: Args, settings: ToolRunSettings): Record<string, unknown>;
     answerTimeoutMs?(settings: ToolRunSettings): number;
-    errorOf?(result: ToolResult): string | undefined;
+    errorOf?(result: PresentedResult): string | undefined;
   },
-): ToolDefinition<Args> {
+): ToolDefinition<Args, 'file_2026_09'> {
   return {
     name: definition.name,
+    op: 'file_2026_09',
     description: definition.description,
     args: definition.args,
     ...(definition.modelArgs ? { modelArgs: definition.modelArgs } : {}),
@@ -155,6 +158,7 @@ function fileTool<Args extends Record<string, unknown>>(
       } as AgentRequestOf<'file_2026_09'>,
       answerTimeoutMs: definition.answerTimeoutMs?.(settings) ?? FILE_ANSWER_TIMEOUT_MS,
     }),
+    // The agent's answer, checked against the protocol's `file_2026_09` answer, is the result as it is.
     result: (answer) => answer,
     errorOf: definition.errorOf ?? fileError,
   };
@@ -330,7 +334,7 @@ const grepSearch = fileTool<{ SearchPath: string; Query: string; IsRegex?: boole
 });
 
 /** The tools of the Gemini `antigravity-preview-09-2026` agent (docs/vocabularies.md). */
-export const VOCABULARY_2026_09 = [
+export const VOCABULARY_2026_09: readonly AnyToolDefinition[] = [
   codeExecution,
   viewFile,
   writeToFile,
@@ -339,4 +343,4 @@ export const VOCABULARY_2026_09 = [
   deleteFile,
   findByName,
   grepSearch,
-] as ToolDefinition[];
+];

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Controller } from '../../src/controller/controller.js';
 import { createLogger } from '../../src/record/logger.js';
+import { execResultOf } from '../../src/tools/results.js';
 
 // Runs alone, after every other test (vitest project "engine"): it restarts the Docker engine.
 
@@ -68,7 +69,7 @@ describe('a Docker engine restart', () => {
     ).toBe(true);
     const fresh = await controller.createEnvironment({ vocabulary: '2026-05' });
     expect(
-      (await fresh.call({ name: 'code_execution', args: { code: 'echo new' } })).result?.stdout,
+      execResultOf(await fresh.call({ name: 'code_execution', args: { code: 'echo new' } })).stdout,
     ).toBe('new\n');
   }, 240_000);
 });

@@ -7,6 +7,7 @@ import { createLogger } from '../../src/record/logger.js';
 import { openAgentChannel } from '../../src/sandbox/agent-channel.js';
 import { DockerBackend } from '../../src/backends/docker/docker-backend.js';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
+import { execResultOf } from '../../src/tools/results.js';
 import { bash, hooksJson, inline, useController, withEnvironment } from './helpers.js';
 
 const controller = useController();
@@ -69,7 +70,7 @@ print(json.dumps({"decision": "allow", "reason": tries.getvalue()}))
         name: 'code_execution',
         args: { code: ATTEMPTS, language: 'python' },
       });
-      const asTool = (outcome.result as { stdout: string }).stdout;
+      const asTool = execResultOf(outcome).stdout;
       const asHook = outcome.hooks[0]!.reason ?? '';
       for (const tries of [asTool, asHook]) {
         expect(tries).toMatch(/refused \/opt\/hookbox\/channel\/agent.sock 13/);

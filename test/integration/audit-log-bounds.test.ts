@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AUDIT_LIMITS } from '../../src/record/audit-bound.js';
 import { cli } from './cli-helpers.js';
 import { bash, useController, withEnvironment } from './helpers.js';
+import { execResultOf } from '../../src/tools/results.js';
 
 const controller = useController();
 
@@ -21,7 +22,7 @@ describe('audit log size per call', () => {
             "head -c 1048576 /dev/zero | tr '\\0' '\\1'; head -c 1048576 /dev/zero | tr '\\0' '\\2' >&2",
           ),
         );
-        expect(outcome.result?.stdout).toHaveLength(1024 * 1024);
+        expect(execResultOf(outcome).stdout).toHaveLength(1024 * 1024);
       }
       const added = statSync(environment.auditLogPath).size - before;
       expect(added).toBeLessThanOrEqual(calls * (AUDIT_LIMITS.maxCallBytes + 8 * 1024));

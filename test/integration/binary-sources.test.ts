@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { fetchJson, useServer, type OpenApiDocument } from './api-helpers.js';
 import { cli, type PrintedOutcome } from './cli-helpers.js';
 import { bash, useController, withEnvironment } from './helpers.js';
+import { execResultOf } from '../../src/tools/results.js';
 
 // Every byte value, twice, and bytes that are not UTF-8 (a lone continuation, an overlong form).
 const BYTES = Buffer.concat([
@@ -44,9 +45,9 @@ describe('binary sources', () => {
         const sum = await environment.call(
           bash('sha256sum blob.bin; stat -c %s blob.bin; ./run.sh'),
         );
-        expect(sum.result?.stdout).toContain(SHA);
-        expect(sum.result?.stdout).toContain(`\n${BYTES.length}\n`);
-        expect(sum.result?.stdout).toContain('ran-from-base64');
+        expect(execResultOf(sum).stdout).toContain(SHA);
+        expect(execResultOf(sum).stdout).toContain(`\n${BYTES.length}\n`);
+        expect(execResultOf(sum).stdout).toContain('ran-from-base64');
       },
     );
   });
@@ -104,7 +105,7 @@ describe('binary sources', () => {
       '--json',
     );
     expect(ok.code, ok.stderr).toBe(0);
-    const stdout = (JSON.parse(ok.stdout) as PrintedOutcome).result?.stdout ?? '';
+    const stdout = execResultOf(JSON.parse(ok.stdout) as PrintedOutcome).stdout;
     expect(stdout).toContain(SHA);
     expect(stdout).toContain('héllo');
   });

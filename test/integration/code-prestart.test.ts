@@ -2,6 +2,7 @@
 // as it would with `-c`, only where no earlier call's process can reach the waiting interpreter.
 import { describe, expect, it } from 'vitest';
 import { bash, useController, withEnvironment } from './helpers.js';
+import { execResultOf } from '../../src/tools/results.js';
 
 const controller = useController();
 // Time, not an event: these tests read a process's age (or give an earlier call's leftovers time to
@@ -23,12 +24,12 @@ describe('prestarted code_execution interpreters', () => {
           `echo "$0 $# [\${__hookbox_code-unset}]"; [ -e /dev/fd/3 ] && echo fd3 open; ${AGE_BASH}; exit 7`,
         ),
       );
-      expect(first.result?.stdout).toMatch(/^\/bin\/bash 0 \[unset\]\nage \d+\n$/);
-      expect(first.result?.exit_code).toBe(7);
-      expect(ageOf(first.result!.stdout as string)).toBeGreaterThanOrEqual(0.2);
+      expect(execResultOf(first).stdout).toMatch(/^\/bin\/bash 0 \[unset\]\nage \d+\n$/);
+      expect(execResultOf(first).exit_code).toBe(7);
+      expect(ageOf(execResultOf(first).stdout)).toBeGreaterThanOrEqual(0.2);
 
       const missing = await environment.call(bash('no_such_command_here'));
-      expect(missing.result?.stderr).toBe(
+      expect(execResultOf(missing).stderr).toBe(
         '/bin/bash: line 1: no_such_command_here: command not found\n',
       );
 
@@ -44,7 +45,7 @@ describe('prestarted code_execution interpreters', () => {
           language: 'python',
         },
       });
-      expect(python.result?.stdout).toBe("['-c'] __main__ ['os', 'sys'] True\nFalse\n");
+      expect(execResultOf(python).stdout).toBe("['-c'] __main__ ['os', 'sys'] True\nFalse\n");
 
       await environment.call({ name: 'code_execution', args: { code: 'true', language: 'sh' } });
       await pause();
@@ -55,7 +56,7 @@ describe('prestarted code_execution interpreters', () => {
           language: 'sh',
         },
       });
-      expect(sh.result?.stdout).toBe('/bin/sh [unset] [unset]\ntwo\n');
+      expect(execResultOf(sh).stdout).toBe('/bin/sh [unset] [unset]\ntwo\n');
     });
   });
 
@@ -64,7 +65,7 @@ describe('prestarted code_execution interpreters', () => {
       await environment.call(bash('true'));
       await pause();
       const outcome = await environment.call(bash(AGE_BASH));
-      expect(ageOf(outcome.result!.stdout as string)).toBeLessThan(0.2);
+      expect(ageOf(execResultOf(outcome).stdout)).toBeLessThan(0.2);
     });
   });
 
@@ -78,7 +79,7 @@ describe('prestarted code_execution interpreters', () => {
       );
       await pause();
       const outcome = await environment.call(bash('echo clean'));
-      expect(outcome.result?.stdout).toBe('clean\n');
+      expect(execResultOf(outcome).stdout).toBe('clean\n');
     });
   });
 });

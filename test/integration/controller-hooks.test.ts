@@ -23,6 +23,7 @@ with open(os.path.join(state, "gate.log"), "a") as log:
     log.write(json.dumps(payload["tool_call"], separators=(",", ":")) + "\\n")
 print(json.dumps({"decision": "allow"}))
 `;
+import { execResultOf } from '../../src/tools/results.js';
 
 const redactor: Hook = {
   name: 'redact-secrets',
@@ -108,7 +109,7 @@ describe('controller-side hooks and policies around the sandbox gates', () => {
       name: 'code_execution',
       args: { code: 'echo password=hunter2' },
     });
-    expect(outcome.result?.stdout).toBe('password=hunter2\n');
+    expect(execResultOf(outcome).stdout).toBe('password=hunter2\n');
     expect(outcome.presented?.stdout).toBe('password=[redacted]\n');
     const entry = environment
       .records()

@@ -79,7 +79,7 @@ describe('the default image', () => {
         expect([blocked.blocked, blocked.reason]).toEqual([true, 'no pushing (checked by hook)']);
         expect(blocked.hooks.map((hook) => hook.outcome)).toEqual(['deny']);
         const allowed = await environment.call(bash('echo fine'));
-        expect([allowed.blocked, allowed.result?.stdout]).toEqual([false, 'fine\n']);
+        expect([allowed.blocked, execResultOf(allowed).stdout]).toEqual([false, 'fine\n']);
       },
     );
   });

@@ -13,6 +13,7 @@ import { bash, hooksJson, inline, rule, useController, withEnvironment } from '.
 import { ownResources } from './cli-helpers.js';
 import { apiErrorOf } from './api-error.js';
 import type { InteractionBody } from './api-helpers.js';
+import { execResultOf } from '../../src/tools/results.js';
 
 const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'silent' });
 
@@ -40,7 +41,7 @@ describe('environment.env in the library', () => {
           bash('printf "%s|%s|%s" "$GREETING" "$MULTI" "$HOME"'),
         );
         expect(outcome.blocked).toBe(false);
-        expect(outcome.result?.stdout).toBe('hello|a b\nc "d"|/workspace');
+        expect(execResultOf(outcome).stdout).toBe('hello|a b\nc "d"|/workspace');
       },
     );
   });
@@ -77,7 +78,7 @@ describe('environment.env across a controller restart', () => {
     const second = await Controller.start({ home, stateFile, logger, startEngine: false });
     try {
       const outcome = await second.getEnvironment(made.id).call(bash('printf %s "$GREETING"'));
-      expect(outcome.result?.stdout).toBe('kept');
+      expect(execResultOf(outcome).stdout).toBe('kept');
     } finally {
       await second.close();
     }

@@ -18,6 +18,7 @@ import { Hookbox, HookboxApiError } from '../../src/client/index.js';
 import { bash, hooksJson, inline, rule } from './helpers.js';
 import { apiErrorOf } from './api-error.js';
 import type { OpenApiDocument } from './api-helpers.js';
+import { execResultOf } from '../../src/tools/results.js';
 
 const KEY = 'files-test-key';
 const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'silent' });
@@ -126,7 +127,7 @@ describe('files API over HTTP', () => {
     expect(Buffer.from(await read.arrayBuffer())).toEqual(bytes);
 
     const owner = await environment.call(bash('stat -c %U:%a /workspace/data/blob.bin'));
-    expect((owner.result?.stdout as string).trim()).toBe('tool:644');
+    expect(execResultOf(owner).stdout.trim()).toBe('tool:644');
 
     const again = await put('data/blob.bin', 'other');
     expect(again.status).toBe(409);

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { UserError } from '../../src/errors/index.js';
 import type { Environment } from '../../src/controller/environment.js';
 import { bash, hooksJson, useController, withEnvironment } from './helpers.js';
+import { execResultOf } from '../../src/tools/results.js';
 
 const controller = useController();
 
@@ -36,7 +37,7 @@ function expectNamed(error: UserError, path: string, reason: string | RegExp): v
 
 async function planted(environment: Environment): Promise<void> {
   const made = await environment.call(bash(PLANT));
-  expect(made.result?.stdout).toBe('planted\n');
+  expect(execResultOf(made).stdout).toBe('planted\n');
 }
 
 describe('the files API on objects tool code planted', () => {
@@ -96,7 +97,7 @@ describe('the files API on objects tool code planted', () => {
       for (const path of ['loop-a', 'pipe', 'proc-link', 'agents-link'])
         expect((await environment.files.delete(path)).path).toBe(path);
       const left = await environment.call(bash('ls; ls /proc/1/root/etc >/dev/null 2>&1; echo $?'));
-      expect(left.result?.stdout).toBe('loop-b\n2\n');
+      expect(execResultOf(left).stdout).toBe('loop-b\n2\n');
     });
   });
 });

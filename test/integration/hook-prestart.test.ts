@@ -49,6 +49,7 @@ def answer():
     print(json.dumps({"decision": "deny", "reason": " ".join(seen)}))
 answer()
 `;
+import { execResultOf } from '../../src/tools/results.js';
 
 const runnerOf = (outcome: CallOutcome) => outcome.hooks[0]!.runner;
 
@@ -232,7 +233,7 @@ describe('prestarted hook processes', () => {
         await pause();
         const outcome = await environment.call(bash('echo ran'));
         expect(outcome.blocked).toBe(false);
-        expect(outcome.result?.stdout).toBe('ran\n');
+        expect(execResultOf(outcome).stdout).toBe('ran\n');
         expect(outcome.hooks.map((hook) => hook.runner)).toEqual(['spawned', 'spawned', 'spawned']);
         expect(outcome.hooks[0]!.runner_note).toBeUndefined();
         expect(outcome.hooks[1]!.runner_note).toBeUndefined();

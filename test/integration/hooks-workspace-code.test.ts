@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Environment } from '../../src/controller/environment.js';
 import { bash, hooksJson, inline, useController, withEnvironment } from './helpers.js';
+import { execResultOf } from '../../src/tools/results.js';
 
 const controller = useController();
 
@@ -52,13 +53,13 @@ const ALLOW = `echo '{"decision":"allow"}'`;
 
 async function plant(environment: Environment, code: string): Promise<void> {
   const planted = await environment.call(bash(`${code}\necho planted`));
-  expect(planted.result?.stderr).toBe('');
-  expect(planted.result?.stdout).toMatch(/planted\n$/);
+  expect(execResultOf(planted).stderr).toBe('');
+  expect(execResultOf(planted).stdout).toMatch(/planted\n$/);
 }
 
 async function plantedRan(environment: Environment): Promise<string> {
   const read = await environment.call(bash('cat /workspace/planted-ran 2>/dev/null || echo none'));
-  return String(read.result?.stdout);
+  return execResultOf(read).stdout;
 }
 
 /** The handler under test (run as tool) allowed, the hook user's check after it found no file in
@@ -94,7 +95,7 @@ describe('programs a hook runs in /workspace obey nothing tool code planted as t
         const own = await environment.call(
           bash('git status >/dev/null && git log --format=%s && cat planted-ran'),
         );
-        expect(own.result?.stdout).toBe('planted\nuid=1000 state=refused\n');
+        expect(execResultOf(own).stdout).toBe('planted\nuid=1000 state=refused\n');
       },
     );
   });

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { SOURCE_LIMITS } from '../../src/config/limits.js';
 import { AGENT_MAX_LINE_BYTES } from '../../src/sandbox/agent-connection.js';
 import { bash, hooksJson, inline, rule, useController, withEnvironment } from './helpers.js';
+import { execResultOf } from '../../src/tools/results.js';
 
 const controller = useController();
 
@@ -49,7 +50,7 @@ describe('the sandbox agent never dies of its input', () => {
       const listing = await environment.call(
         bash(`for i in $(seq 0 ${count - 1}); do sha256sum ctl-$i.bin | cut -d" " -f1; done`),
       );
-      expect(listing.result?.stdout).toBe(contents.map((c) => sha256(c) + '\n').join(''));
+      expect(execResultOf(listing).stdout).toBe(contents.map((c) => sha256(c) + '\n').join(''));
     });
   });
 
@@ -60,7 +61,7 @@ describe('the sandbox agent never dies of its input', () => {
         kind: 'user',
         code: 'payload_too_large',
       });
-      expect((await environment.call(bash('echo alive'))).result?.stdout).toBe('alive\n');
+      expect(execResultOf(await environment.call(bash('echo alive'))).stdout).toBe('alive\n');
     });
   });
 
@@ -72,8 +73,8 @@ describe('the sandbox agent never dies of its input', () => {
       };
       const line = `{"id":987654321,"op":"ping","pad":"${'x'.repeat(AGENT_MAX_LINE_BYTES)}"}\n`;
       stream.sandbox.agent.stdio.stdin.write(line);
-      expect((await environment.call(bash('echo alive'))).result?.stdout).toBe('alive\n');
-      expect((await environment.call(bash('echo again'))).result?.stdout).toBe('again\n');
+      expect(execResultOf(await environment.call(bash('echo alive'))).stdout).toBe('alive\n');
+      expect(execResultOf(await environment.call(bash('echo again'))).stdout).toBe('again\n');
     });
   });
 });

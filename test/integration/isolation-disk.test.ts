@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { SANDBOX_DEFAULTS } from '../../src/sandbox/sandbox-options.js';
 import { diskRootOf } from '../../src/sandbox/workspace-disk.js';
 import { bash, hooksJson, inline, rule, useController, withEnvironment } from './helpers.js';
+import { execResultOf, toolErrorOf } from '../../src/tools/results.js';
 
 const controller = useController();
 
@@ -27,24 +28,24 @@ describe('the workspace disk limit', () => {
         const image = join(diskRootOf(home), environment.id, 'workspace.ext4');
         expect(existsSync(image)).toBe(true);
         const size = await environment.call(bash('df -m --output=size /workspace | tail -1'));
-        expect(Number(size.result?.stdout)).toBeGreaterThan(50);
-        expect(Number(size.result?.stdout)).toBeLessThanOrEqual(64);
+        expect(Number(execResultOf(size).stdout)).toBeGreaterThan(50);
+        expect(Number(execResultOf(size).stdout)).toBeLessThanOrEqual(64);
         const fill = await environment.call(
           bash('dd if=/dev/zero of=big bs=1M count=200 2>&1; echo "exit $?"'),
         );
-        expect(fill.result?.stdout).toMatch(/No space left on device[\s\S]*exit 1\n$/);
+        expect(execResultOf(fill).stdout).toMatch(/No space left on device[\s\S]*exit 1\n$/);
         // The sparse file on the host never grows past the limit.
         expect(statSync(image).blocks * 512).toBeLessThanOrEqual(64 * 1024 * 1024);
         const file = await environment.call({
           name: 'write_file',
           args: { path: 'more.txt', content: 'x'.repeat(1024 * 1024) },
         });
-        expect(file.result?.error).toMatch(/No space left on device/);
+        expect(toolErrorOf(file)).toMatch(/No space left on device/);
         // Full, the workspace still serves the gates: they start in it and block.
         const gated = await environment.call(bash('echo FORBIDDEN'));
         expect([gated.blocked, gated.reason]).toEqual([true, 'forbidden word']);
         const freed = await environment.call(bash('rm big; echo ok > small && cat small keep.txt'));
-        expect(freed.result?.stdout).toBe('ok\nkept\n');
+        expect(execResultOf(freed).stdout).toBe('ok\nkept\n');
       },
     );
   });
@@ -57,7 +58,7 @@ describe('the workspace disk limit', () => {
       const size = await environment.call(
         bash('df -m --output=size /workspace | tail -1; stat -c "%u:%g %a" /workspace'),
       );
-      const [megabytes, owner] = String(size.result?.stdout).trim().split('\n');
+      const [megabytes, owner] = execResultOf(size).stdout.trim().split('\n');
       expect(Number(megabytes)).toBeGreaterThan(SANDBOX_DEFAULTS.diskMb * 0.9);
       expect(Number(megabytes)).toBeLessThanOrEqual(SANDBOX_DEFAULTS.diskMb);
       expect(owner).toBe('0:1000 775');

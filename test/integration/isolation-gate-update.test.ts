@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Environment } from '../../src/controller/environment.js';
 import { placeSources } from '../../src/config/sources.js';
 import { bash, hooksJson, inline, rule, useController, withEnvironment } from './helpers.js';
+import { execResultOf } from '../../src/tools/results.js';
 
 const controller = useController();
 
@@ -19,7 +20,7 @@ async function expectOldGates(environment: Environment): Promise<void> {
   const gated = await environment.call(bash('echo FORBIDDEN'));
   expect([gated.blocked, gated.reason]).toEqual([true, 'forbidden word']);
   const listing = await environment.call(bash('cd /.agents && find . | sort && cat gate.sh'));
-  expect(listing.result?.stdout).toBe(
+  expect(execResultOf(listing).stdout).toBe(
     `.\n./gate.sh\n./hooks.json\n./lib\n./lib/helper.sh\n${GATE}`,
   );
 }
@@ -54,7 +55,7 @@ describe('a refused gate update leaves the old gates intact', () => {
         ]),
       );
       const listing = await environment.call(bash('cd /.agents && find . | sort'));
-      expect(listing.result?.stdout).toBe('.\n./hooks.json\n./new.sh\n');
+      expect(execResultOf(listing).stdout).toBe('.\n./hooks.json\n./new.sh\n');
       const gated = await environment.call(bash('echo OTHER FORBIDDEN'));
       expect([gated.blocked, gated.reason]).toEqual([true, 'new gate']);
     });

@@ -4,6 +4,7 @@
 // process kill frees: enough of it and every later gate is OOM-killed, which allows.
 import { describe, expect, it } from 'vitest';
 import { bash, hooksJson, inline, rule, useController, withEnvironment } from './helpers.js';
+import { execResultOf } from '../../src/tools/results.js';
 
 const controller = useController();
 
@@ -78,9 +79,9 @@ describe('System V IPC and POSIX message queues', () => {
       },
       async (environment) => {
         const stored = await environment.call(bash('python3 store.py'));
-        expect(stored.result?.stdout).toBe('shm:E28 msg:E28 sem:E22 mq:E28\n');
+        expect(execResultOf(stored).stdout).toBe('shm:E28 msg:E28 sem:E22 mq:E28\n');
         const found = await environment.call(bash('python3 find.py'));
-        expect(found.result?.stdout).toBe('nothing\n');
+        expect(execResultOf(found).stdout).toBe('nothing\n');
       },
     );
   });
@@ -91,7 +92,7 @@ describe('System V IPC and POSIX message queues', () => {
       { sources: [...SOURCES, inline('workspace/fill.py', FILL)], sandbox: { memoryMb: 256 } },
       async (environment) => {
         const fill = await environment.call(bash('python3 fill.py'));
-        expect(fill.result?.stdout).toBe('filled 0\n');
+        expect(execResultOf(fill).stdout).toBe('filled 0\n');
         for (let i = 0; i < 3; i++) {
           const gated = await environment.call(bash('echo FORBIDDEN'));
           expect([gated.blocked, gated.hooks[0]?.outcome]).toEqual([true, 'deny']);

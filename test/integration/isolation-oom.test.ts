@@ -4,6 +4,7 @@
 // choice, and the environment was lost with no record of the call that did it.
 import { describe, expect, it } from 'vitest';
 import { bash, hooksJson, inline, rule, useController, withEnvironment } from './helpers.js';
+import { execResultOf, toolErrorOf } from '../../src/tools/results.js';
 
 const controller = useController();
 
@@ -46,16 +47,16 @@ describe('tool code cannot lower its oom_score_adj', () => {
         const lowered = await environment.call(
           bash('echo 0 > /proc/self/oom_score_adj; cat /proc/self/oom_score_adj'),
         );
-        expect(lowered.result?.stdout).toBe('1000\n');
-        expect(lowered.result?.stderr).toMatch(/Permission denied/);
+        expect(execResultOf(lowered).stdout).toBe('1000\n');
+        expect(execResultOf(lowered).stderr).toMatch(/Permission denied/);
         const bomb = await environment.call(bash('python3 bomb.py'));
-        expect(bomb.result?.stdout).toMatch(
+        expect(execResultOf(bomb).stdout).toMatch(
           /^0 PermissionError\n-1000 PermissionError\n999 PermissionError\n1000\n/,
         );
         const agent = await environment.call(
           bash('cat /proc/$(pgrep -u root -x python3)/oom_score_adj; echo alive'),
         );
-        expect(agent.result?.stdout).toBe('0\nalive\n');
+        expect(execResultOf(agent).stdout).toBe('0\nalive\n');
         const gated = await environment.call(bash('echo FORBIDDEN'));
         expect([gated.blocked, gated.reason]).toEqual([true, 'forbidden word']);
         const calls = environment
@@ -79,7 +80,7 @@ describe('tool code cannot lower its oom_score_adj', () => {
           const started = await environment.call(
             bash('nohup sleep 60 >/dev/null 2>&1 & echo $!; ln -s /proc/$!/oom_score_adj link'),
           );
-          const pid = String(started.result?.stdout).trim();
+          const pid = execResultOf(started).stdout.trim();
           for (const path of [`/proc/${pid}/oom_score_adj`, 'link']) {
             const write =
               vocabulary === '2026-05'
@@ -89,10 +90,10 @@ describe('tool code cannot lower its oom_score_adj', () => {
                     args: { TargetFile: path, CodeContent: '0', Overwrite: true },
                   };
             const outcome = await environment.call(write);
-            expect(outcome.result?.error, `${vocabulary} ${path}`).toMatch(/Permission denied/);
+            expect(toolErrorOf(outcome), `${vocabulary} ${path}`).toMatch(/Permission denied/);
           }
           const score = await environment.call(bash(`cat /proc/${pid}/oom_score_adj`));
-          expect(score.result?.stdout).toBe('1000\n');
+          expect(execResultOf(score).stdout).toBe('1000\n');
         },
       );
     }

@@ -5,7 +5,7 @@ import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Environment } from '../../src/controller/environment.js';
 import { bash, hooksJson, inline, rule, useController } from './helpers.js';
-import { execResultOf } from '../../src/tools/results.js';
+import { execResultOf, toolErrorOf } from '../../src/tools/results.js';
 import type { ExecResult } from '../../src/tools/types.js';
 
 const controller = useController();
@@ -123,7 +123,7 @@ attempt('file tool', lambda: None)`,
     );
     expect(out).toContain('list EACCES');
     const result = await env.call({ name: 'list_files', args: { path: '/var/lib/hookbox/state' } });
-    expect(result.result!.error).toMatch(/Permission denied/);
+    expect(toolErrorOf(result)).toMatch(/Permission denied/);
   });
 
   it('tool code cannot signal the agent or any process not its own; the environment still works', async () => {

@@ -3,8 +3,8 @@
 // reads `Z` in its main /proc entry, yet runs on: the per-call kill and the pause must see it.
 import { describe, expect, it } from 'vitest';
 import type { Environment } from '../../src/controller/environment.js';
-import { valueText } from '../../src/tools/value-text.js';
 import { bash, hooksJson, inline, rule, useController, withEnvironment } from './helpers.js';
+import { execResultOf } from '../../src/tools/results.js';
 
 const controller = useController();
 
@@ -26,10 +26,7 @@ const START =
 
 async function beats(environment: Environment): Promise<number[]> {
   const outcome = await environment.call(bash('cat beats'));
-  return valueText(outcome.result?.stdout ?? '')
-    .trim()
-    .split('\n')
-    .map(Number);
+  return execResultOf(outcome).stdout.trim().split('\n').map(Number);
 }
 
 describe('a process whose main thread exited while another thread runs', () => {
@@ -39,13 +36,13 @@ describe('a process whose main thread exited while another thread runs', () => {
       { sources: [inline('workspace/half-dead.py', HALF_DEAD)] },
       async (environment) => {
         const started = await environment.call(bash(START));
-        expect(started.result?.stdout).toBe('Z 2\n'); // its main entry reads Z; two threads
+        expect(execResultOf(started).stdout).toBe('Z 2\n'); // its main entry reads Z; two threads
         const counted = await environment.call(
           bash(
             'sleep 0.5; a=$(wc -l < beats); sleep 0.5; b=$(wc -l < beats); echo $((b - a)); pgrep -c -u 1000 -x python3',
           ),
         );
-        expect(counted.result?.stdout).toBe('0\n0\n');
+        expect(execResultOf(counted).stdout).toBe('0\n0\n');
       },
     );
   });
@@ -62,7 +59,7 @@ describe('a process whose main thread exited while another thread runs', () => {
         ],
       },
       async (environment) => {
-        expect((await environment.call(bash(START))).result?.stdout).toBe('Z 2\n');
+        expect(execResultOf(await environment.call(bash(START))).stdout).toBe('Z 2\n');
         const gated = await environment.call(bash('echo SLOW_GATE'));
         expect([gated.blocked, gated.reason]).toEqual([true, 'slow gate']);
         await environment.call(bash('sleep 0.3'));

@@ -3,6 +3,7 @@
 // stop every later hook from starting, and a hook that cannot start allows the call.
 import { describe, expect, it } from 'vitest';
 import { bash, hooksJson, inline, rule, useController, withEnvironment } from './helpers.js';
+import { execResultOf } from '../../src/tools/results.js';
 
 const controller = useController();
 
@@ -20,7 +21,7 @@ describe('the mode of /workspace cannot be changed by tool code', () => {
       const outcome = await environment.call(
         bash('stat -c "%u:%g %a" /workspace; touch /workspace/x && echo wrote'),
       );
-      expect(outcome.result?.stdout).toBe('0:1000 775\nwrote\n');
+      expect(execResultOf(outcome).stdout).toBe('0:1000 775\nwrote\n');
     });
   });
 
@@ -37,14 +38,14 @@ describe('the mode of /workspace cannot be changed by tool code', () => {
         bash(`${attack}; echo "exit $?"; stat -c %a /workspace`),
       );
       expect(attempt.blocked).toBe(false);
-      expect(attempt.result?.stdout).toMatch(/^exit [1-9]\d*\n775\n$/);
+      expect(execResultOf(attempt).stdout).toMatch(/^exit [1-9]\d*\n775\n$/);
       for (let i = 0; i < 2; i++) {
         const gated = await environment.call(bash('echo FORBIDDEN'));
         expect(gated.hooks.map((hook) => hook.outcome)).toEqual(['deny', 'skipped']);
         expect([gated.blocked, gated.reason]).toEqual([true, 'forbidden word']);
       }
       const fine = await environment.call(bash('pwd; echo ok > after && cat after'));
-      expect(fine.result?.stdout).toBe('/workspace\nok\n');
+      expect(execResultOf(fine).stdout).toBe('/workspace\nok\n');
     });
   });
 });

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Environment } from '../../src/controller/environment.js';
 import { SANDBOX_DEFAULTS } from '../../src/sandbox/sandbox-options.js';
-import { execResultOf } from '../../src/tools/results.js';
+import { execResultOf, toolErrorOf } from '../../src/tools/results.js';
 import type { ExecResult } from '../../src/tools/types.js';
 import { bash, hooksJson, inline, rule, useController, withEnvironment } from './helpers.js';
 
@@ -21,7 +21,7 @@ async function run(environment: Environment, code: string): Promise<ExecResult> 
 async function fileTool(environment: Environment, name: string, args: Record<string, unknown>) {
   const outcome = await environment.call({ name, args });
   expect(outcome.blocked, `blocked: ${outcome.reason}`).toBe(false);
-  return outcome.result!;
+  return outcome;
 }
 
 const deny = (reason: string) => `echo '{"decision":"deny","reason":"${reason}"}'`;
@@ -233,16 +233,16 @@ describe('/.agents cannot be changed, moved, deleted or shadowed', () => {
     .agents/rel-gate.sh /workspace/.agents/new .agents/sub/x /opt/hookbox/agents-rw/gate.sh
     ../opt/hookbox/agents-rw/hooks.json`.split(/\s+/);
   it.each(writes)('write_file %s gives an error and the gates still fire', async (path) => {
-    const result = await fileTool(env, 'write_file', { path, content: '#!/bin/sh\nexit 0\n' });
-    expect(result.error).toEqual(expect.any(String));
+    const outcome = await fileTool(env, 'write_file', { path, content: '#!/bin/sh\nexit 0\n' });
+    expect(toolErrorOf(outcome)).toEqual(expect.any(String));
     await expectStillGated(env);
   });
 
   const deletes = `/.agents/gate.sh /.agents/hooks.json ../.agents/gate.sh .agents/rel-gate.sh
     /workspace/.agents/state.py /opt/hookbox/agents-rw/gate.sh`.split(/\s+/);
   it.each(deletes)('delete_file %s gives an error and the gates still fire', async (path) => {
-    const result = await fileTool(env, 'delete_file', { path });
-    expect(result.error).toEqual(expect.any(String));
+    const outcome = await fileTool(env, 'delete_file', { path });
+    expect(toolErrorOf(outcome)).toEqual(expect.any(String));
     await expectStillGated(env);
   });
 
@@ -258,13 +258,13 @@ describe('/.agents cannot be changed, moved, deleted or shadowed', () => {
     ] as [string, string][];
     for (const [name, path] of tries) {
       const args = name === 'write_file' ? { path, content: 'exit 0\n' } : { path };
-      expect((await fileTool(env, name, args)).error, `${name} ${path}`).toEqual(
+      expect(toolErrorOf(await fileTool(env, name, args)), `${name} ${path}`).toEqual(
         expect.any(String),
       );
     }
     const shell = 'echo "exit 0" > l1; echo "exit 0" > ag/gate.sh; cp /bin/true rw/gate.sh';
     expect((await run(env, shell)).exit_code).not.toBe(0);
-    expect(await fileTool(env, 'delete_file', { path: 'l1' })).toEqual({ ok: true }); // the link only
+    expect((await fileTool(env, 'delete_file', { path: 'l1' })).result).toEqual({ ok: true }); // the link only
     await expectStillGated(env);
   });
 
@@ -274,11 +274,11 @@ describe('/.agents cannot be changed, moved, deleted or shadowed', () => {
       'sitecustomize.py': 'import sys; sys.exit(0)\n',
     };
     for (const [path, content] of Object.entries(plants)) {
-      expect(await fileTool(env, 'write_file', { path, content })).toEqual({ ok: true });
+      expect((await fileTool(env, 'write_file', { path, content })).result).toEqual({ ok: true });
     }
     await expectStillGated(env);
     for (const path of Object.keys(plants)) {
-      expect(await fileTool(env, 'delete_file', { path })).toEqual({ ok: true });
+      expect((await fileTool(env, 'delete_file', { path })).result).toEqual({ ok: true });
     }
   });
 });
@@ -304,8 +304,8 @@ describe('the hook state dir belongs to hooks alone', () => {
     ['delete_file', { path: `${STATE}/by-pre` }],
     ['read_file', { path: `../var/lib/hookbox/state/by-post` }],
   ])('%s %j gives an error', async (name, args) => {
-    const result = await fileTool(env, name, args);
-    expect(result.error).toMatch(/Permission denied/);
+    const outcome = await fileTool(env, name, args);
+    expect(toolErrorOf(outcome)).toMatch(/Permission denied/);
   });
 
   it('a pre hook writes there and a post hook of another group reads it; a later hook sees that', async () => {

@@ -11,6 +11,7 @@ import { createLogger } from '../../src/record/logger.js';
 import type { SandboxContainerSpec } from '../../src/sandbox/container-runtime.js';
 import { DockerBackend } from '../../src/backends/docker/docker-backend.js';
 import type { DockerRuntime } from '../../src/backends/docker/docker-runtime.js';
+import { resultOf } from '../../src/tools/results.js';
 import { hooksJson, inline, rule, useController } from './helpers.js';
 
 const controller = useController();
@@ -159,7 +160,7 @@ describe('replacing the gates of a live environment (docs/contract.md §3)', () 
         (await environment.call({ name: 'read_file', args: { path: 'added.txt' } })).result,
       ).toEqual({ content: 'added' });
       const listing = await environment.call({ name: 'list_files', args: { path: '/.agents' } });
-      expect((listing.result!.entries as { name: string }[]).map((entry) => entry.name)).toEqual([
+      expect(resultOf(listing, 'list_files').entries.map((entry) => entry.name)).toEqual([
         'hooks.json',
       ]);
       await expect(
@@ -176,8 +177,10 @@ describe('replacing the gates of a live environment (docs/contract.md §3)', () 
         (await environment.call({ name: 'code_execution', args: { code: 'true' } })).reason,
       ).toBe('new gate');
       expect(
-        (await environment.call({ name: 'read_file', args: { path: '/.agents/hooks.json' } }))
-          .result?.content,
+        resultOf(
+          await environment.call({ name: 'read_file', args: { path: '/.agents/hooks.json' } }),
+          'read_file',
+        ).content,
       ).toContain('new gate');
     } finally {
       await environment.delete();

@@ -11,6 +11,7 @@ import {
   sharedEnvironmentOf,
   timed,
 } from './limits-helpers.js';
+import { execResultOf } from '../../src/tools/results.js';
 
 const controller = useController();
 const sharedEnvironment = sharedEnvironmentOf(controller);
@@ -43,7 +44,7 @@ describe('the tool call timeout', () => {
         outcome instanceof Error ? outcome.message : 'answered',
         `after ${Date.now() - started} ms`,
       ).toBe('answered');
-      expect((outcome as CallOutcome).result?.timed_out).toBe(true);
+      expect(execResultOf(outcome as CallOutcome).timed_out).toBe(true);
       expect(Date.now() - started).toBeLessThan(8000);
       expect(await processesOf(isolated, 'tool', 'sleep 34')).toEqual([]);
     });

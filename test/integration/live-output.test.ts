@@ -13,6 +13,7 @@ import { startServer, type RunningServer } from '../../src/server/index.js';
 import { scripted, codeCall } from '../unit/interactions/gemini-requests.js';
 import { bash, hooksJson, inline, rule, useController, withEnvironment } from './helpers.js';
 import { sourcesDir, type PrintedOutcome } from './cli-helpers.js';
+import { execResultOf } from '../../src/tools/results.js';
 
 const LOOP = 'for i in 1 2 3; do echo $i; sleep 1; done';
 const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'silent' });
@@ -78,7 +79,7 @@ describe('live output in the library', () => {
         onStdout: (chunk) => (streamed += chunk),
       });
       expect(outcome.result).toMatchObject({ truncated: true });
-      expect(streamed).toBe(outcome.result?.stdout);
+      expect(streamed).toBe(execResultOf(outcome).stdout);
       expect(streamed.length).toBe(1000);
     });
   });
@@ -161,6 +162,6 @@ describe('live output over HTTP and in the CLI', () => {
         isTty: false,
       },
     );
-    expect((JSON.parse(json) as PrintedOutcome).result?.stdout).toBe('1\n');
+    expect(execResultOf(JSON.parse(json) as PrintedOutcome).stdout).toBe('1\n');
   });
 });

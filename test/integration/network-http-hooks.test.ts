@@ -20,6 +20,7 @@ import {
   withNetworkedEnvironment,
 } from './network-helpers.js';
 import { MEMORY_SEARCH, ROOT_SEARCH } from './secret-hunt.js';
+import { execResultOf } from '../../src/tools/results.js';
 
 beforeAll(startNetwork);
 afterAll(stopNetwork);
@@ -97,7 +98,7 @@ describe('the audit-logging example of the Gemini hooks page (post hook → http
               `echo searched`,
           ),
         );
-        expect(search.result?.stdout).toBe('0\nsearched\n');
+        expect(execResultOf(search).stdout).toBe('0\nsearched\n');
 
         // So does root through docker exec, as every user, including every process's memory.
         const half = SECRET.length >> 1;
@@ -249,7 +250,7 @@ describe('http pre hooks decide like command hooks', () => {
     await environment.addSources(placeSources([gate('/allow')]));
     const outcome = await environment.call(touch);
     expect(outcome.blocked).toBe(false);
-    expect(outcome.result?.stdout).toBe('ran\n');
+    expect(execResultOf(outcome).stdout).toBe('ran\n');
     expect(outcome.hooks).toMatchObject([{ outcome: 'allow' }]);
   });
 
@@ -295,7 +296,7 @@ describe('http pre hooks decide like command hooks', () => {
     const started = performance.now();
     const result = await environment.call(touch);
     expect(result.blocked).toBe(false);
-    expect(result.result?.stdout).toBe('ran\n');
+    expect(execResultOf(result).stdout).toBe('ran\n');
     expect(result.hooks).toMatchObject([{ type: 'http', outcome }]);
     expect(result.hooks[0]!.reason).toMatch(reason);
     if (outcome === 'timeout') {

@@ -25,6 +25,7 @@ import {
   startNetwork,
   stopNetwork,
 } from './network-helpers.js';
+import { execResultOf } from '../../src/tools/results.js';
 
 beforeAll(startNetwork);
 afterAll(stopNetwork);
@@ -33,11 +34,11 @@ describe('without an allowlist', () => {
   it('there is no interface but loopback', async () => {
     const environment = await controller.createEnvironment({ vocabulary: '2026-05' });
     try {
-      const out = (
+      const out = execResultOf(
         await environment.call(
           bash("tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' '; env | grep -ci proxy"),
-        )
-      ).result?.stdout;
+        ),
+      ).stdout;
       expect(out).toBe('lo\n0\n');
       expect(environment.egress).toBeUndefined();
       expect(labelled('network', environment.id)).toBe('');

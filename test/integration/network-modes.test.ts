@@ -82,9 +82,10 @@ except urllib.error.HTTPError as error:
 `,
   },
 });
+import { execResultOf } from '../../src/tools/results.js';
 
 const statusOf = async (host: string) =>
-  ((await environment.call(fetchCall(host))).result?.stdout as string).trim();
+  execResultOf(await environment.call(fetchCall(host))).stdout.trim();
 
 describe('PATCH …/network', () => {
   it('replaces the rules for the next call, records refusals, and never shows transform values', async () => {
@@ -127,7 +128,7 @@ describe('PATCH …/network', () => {
     const inFlight = environment.call(fetchCall('first.hookbox.test', 1), { onStderr: running });
     await started;
     const patched = client.environments.network.set(environment.id, 'disabled');
-    expect(((await inFlight).result?.stdout as string).trim()).toBe('200');
+    expect(execResultOf(await inFlight).stdout.trim()).toBe('200');
     expect((await patched).network).toBe('disabled');
     expect(await statusOf('first.hookbox.test')).toBe('403');
   });

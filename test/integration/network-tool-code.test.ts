@@ -3,6 +3,7 @@
 // rules and headers kept apart. The test servers and the controller: network-helpers.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Environment } from '../../src/controller/environment.js';
+import { execResultOf } from '../../src/tools/results.js';
 import { hooksJson, inline } from './helpers.js';
 import {
   bridgeGateway,
@@ -44,7 +45,7 @@ describe('tool code through the proxy', () => {
     await environment?.delete();
   });
 
-  const run = async (code: string) => (await environment.call(python(code))).result?.stdout ?? '';
+  const run = async (code: string) => execResultOf(await environment.call(python(code))).stdout;
 
   it('reaches an allowlisted domain over plain HTTP (absolute form), without the secret', async () => {
     received.length = 0;
@@ -193,10 +194,10 @@ except OSError as error:
         b.call(python(reach('tenant-a', a.egress!.relayAddress))),
       ]);
       for (const out of [fromA, fromB]) {
-        expect(out.result?.stdout).toMatch(
+        expect(execResultOf(out).stdout).toMatch(
           /Tunnel connection failed: 403 Forbidden by hookbox egress rule allowlist/,
         );
-        expect(out.result?.stdout).toMatch(/other relay: (TimeoutError|OSError|timeout)/);
+        expect(execResultOf(out).stdout).toMatch(/other relay: (TimeoutError|OSError|timeout)/);
         expect(out.hooks).toMatchObject([{ type: 'http', outcome: 'ok' }]);
       }
       const byPath = Object.fromEntries(

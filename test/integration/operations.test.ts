@@ -8,6 +8,7 @@ import { Controller } from '../../src/controller/controller.js';
 import { SystemError } from '../../src/errors/index.js';
 import { createLogger } from '../../src/record/logger.js';
 import { hooksJson, inline, rule, useController } from './helpers.js';
+import { execResultOf, resultOf, toolErrorOf } from '../../src/tools/results.js';
 
 /** `docker inspect`'s HostConfig; @types/dockerode leaves these lists untyped (`any`). */
 type HostConfig = Omit<ContainerInspectInfo['HostConfig'], 'CapAdd' | 'CapDrop' | 'SecurityOpt'> & {
@@ -85,10 +86,12 @@ describe('the warm pool', () => {
           code: 'rm -f /.agents/hooks.json; echo x > /.agents/hooks.json; stat -c %U:%a data.txt',
         },
       });
-      expect(attack.result?.stdout).toBe('tool:644\n');
+      expect(execResultOf(attack).stdout).toBe('tool:644\n');
       expect(
-        (await environment.call({ name: 'read_file', args: { path: '/.agents/hooks.json' } }))
-          .result?.content,
+        resultOf(
+          await environment.call({ name: 'read_file', args: { path: '/.agents/hooks.json' } }),
+          'read_file',
+        ).content,
       ).toContain('FORBIDDEN');
       expect(
         (await environment.call({ name: 'code_execution', args: { code: 'echo FORBIDDEN again' } }))
@@ -112,7 +115,7 @@ describe('the warm pool', () => {
     const fresh = await controller.createEnvironment({ vocabulary: '2026-05' });
     expect(seen.has(fresh.id)).toBe(false);
     expect(
-      (await fresh.call({ name: 'read_file', args: { path: 'used.txt' } })).result?.error,
+      toolErrorOf(await fresh.call({ name: 'read_file', args: { path: 'used.txt' } })),
     ).toMatch(/No such file/);
     await fresh.delete();
   });
@@ -135,8 +138,8 @@ describe('faults', () => {
     expect((failure as SystemError).code).toBe('environment_lost');
     expect((failure as SystemError).message).toMatch(/its container was removed/);
     expect(
-      (await bystander.call({ name: 'code_execution', args: { code: 'echo fine' } })).result
-        ?.stdout,
+      execResultOf(await bystander.call({ name: 'code_execution', args: { code: 'echo fine' } }))
+        .stdout,
     ).toBe('fine\n');
     await doomed.delete().catch(() => {});
     await bystander.delete();
@@ -185,10 +188,10 @@ describe('faults', () => {
       name: 'code_execution',
       args: { code: 'x = bytearray(512 * 1024 * 1024)', language: 'python' },
     });
-    expect(hog.result?.exit_code).not.toBe(0);
+    expect(execResultOf(hog).exit_code).not.toBe(0);
     expect(
-      (await environment.call({ name: 'code_execution', args: { code: 'echo alive' } })).result
-        ?.stdout,
+      execResultOf(await environment.call({ name: 'code_execution', args: { code: 'echo alive' } }))
+        .stdout,
     ).toBe('alive\n');
     await environment.delete();
   });

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Controller } from '../../src/controller/controller.js';
 import type { Hook } from '../../src/hooks/controller-hooks/hook.js';
 import { createLogger } from '../../src/record/logger.js';
+import { execResultOf } from '../../src/tools/results.js';
 
 const SECRET = /AKIA[0-9A-Z]{16}/g;
 // As in docs/policies.md.
@@ -49,7 +50,7 @@ describe('redact-secrets on a failed call', () => {
       stderr: 'err [redacted]\n',
       error: expect.stringContaining('err [redacted]') as string,
     });
-    expect(outcome.result?.stdout).toContain(KEY);
+    expect(execResultOf(outcome).stdout).toContain(KEY);
     expect(outcome.hooks.some((hook) => hook.handler === 'redact-secrets')).toBe(true);
     await environment.delete();
   });

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { InlineSource } from '../../src/config/sources.js';
 import { packageRoot } from '../../src/paths.js';
 import { bash, inline, useController, withEnvironment } from './helpers.js';
+import { execResultOf } from '../../src/tools/results.js';
 
 const controller = useController();
 const SHIPPED = ['destructive', 'sensitive-paths', 'audit'];
@@ -51,7 +52,7 @@ describe('the shipped gates as workers', () => {
 
         const fine = await environment.call(bash('echo fine'));
         expect(fine.blocked).toBe(false);
-        expect(fine.result?.stdout).toBe('fine\n');
+        expect(execResultOf(fine).stdout).toBe('fine\n');
 
         const secret = await environment.call({ name: 'read_file', args: { path: '.env' } });
         expect(secret.blocked).toBe(true);

@@ -16,6 +16,7 @@ import { fetchJson, type InteractionBody, type SnapshotBody } from './api-helper
 import { bash } from './helpers.js';
 import { FILL, GATED, LIST } from './snapshot-fixtures.js';
 import { apiErrorOf } from './api-error.js';
+import { execResultOf } from '../../src/tools/results.js';
 
 const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'silent' });
 const ALICE = 'snapshots-alice-key';
@@ -206,7 +207,7 @@ describe('snapshot lifetime', () => {
     const first = await Controller.start({ home, logger, startEngine: false, stateFile });
     const environment = await first.createEnvironment({ sources: GATED, vocabulary: '2026-05' });
     await environment.call(bash(FILL));
-    const expected = (await environment.call(bash(LIST))).result?.stdout;
+    const expected = execResultOf(await environment.call(bash(LIST))).stdout;
     const snapshot = await first.snapshotEnvironment(environment.id);
     await first.deleteEnvironment(environment.id);
     await first.detach();
@@ -216,7 +217,7 @@ describe('snapshot lifetime', () => {
       const found = await second.snapshots.get(snapshot.id);
       expect(found?.environment_id).toBe(environment.id);
       const restored = await second.createEnvironment({ snapshot: snapshot.id });
-      expect((await restored.call(bash(LIST))).result?.stdout).toBe(expected);
+      expect(execResultOf(await restored.call(bash(LIST))).stdout).toBe(expected);
       expect((await restored.call(bash('echo forbidden'))).blocked).toBe(true);
       await second.snapshots.delete(found!);
     } finally {

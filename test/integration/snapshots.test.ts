@@ -12,15 +12,16 @@ import { createLogger } from '../../src/record/logger.js';
 import { LABEL_SNAPSHOT } from '../../src/sandbox/labels.js';
 import { bash } from './helpers.js';
 import { FILL, GATED, LIST } from './snapshot-fixtures.js';
+import { execResultOf } from '../../src/tools/results.js';
 
 const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'silent' });
 const docker = new Docker();
 
 async function run(environment: Environment, code: string): Promise<string> {
   const outcome = await environment.call(bash(code));
-  if (outcome.blocked || outcome.result?.exit_code !== 0)
+  if (outcome.blocked || execResultOf(outcome).exit_code !== 0)
     throw new Error(`call failed: ${JSON.stringify(outcome)}`);
-  return String(outcome.result?.stdout);
+  return execResultOf(outcome).stdout;
 }
 
 async function snapshotVolumes(id: string): Promise<string[]> {

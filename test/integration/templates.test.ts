@@ -23,6 +23,7 @@ import { cli, sourcesDir, type PrintedOutcome } from './cli-helpers.js';
 import { bash, useController } from './helpers.js';
 import { PROTOCOL_VERSION } from '../../src/sandbox/protocol/index.js';
 import { apiErrorOf } from './api-error.js';
+import { execResultOf } from '../../src/tools/results.js';
 
 const logger = createLogger({ level: process.env.HOOKBOX_LOG_LEVEL ?? 'silent' });
 const docker = new DockerBackend(logger);
@@ -79,7 +80,7 @@ describe('a template built from a Dockerfile', () => {
       JSON.stringify({ code: 'sqlite3 :memory: "select 6 * 7"; id -u' }),
       '--json',
     );
-    expect([call.code, (JSON.parse(call.stdout) as PrintedOutcome).result?.stdout]).toEqual([
+    expect([call.code, execResultOf(JSON.parse(call.stdout) as PrintedOutcome).stdout]).toEqual([
       0,
       '42\n1000\n',
     ]);
@@ -95,7 +96,7 @@ describe('a template built from a Dockerfile', () => {
     const environment = await (await controller()).createEnvironment({ template: 'it-sqlite' });
     try {
       const outcome = await environment.call(bash('command -v sqlite3'));
-      expect(outcome.result?.stdout).toBe('/usr/bin/sqlite3\n');
+      expect(execResultOf(outcome).stdout).toBe('/usr/bin/sqlite3\n');
     } finally {
       await environment.delete();
     }
@@ -295,7 +296,7 @@ describe('pools per template', () => {
       expect(new Date(info.Created).getTime()).toBeLessThan(asked.getTime());
       expect(info.Config.Image).toBe(templateTag('it-pooled'));
       const outcome = await environment.call(bash('cat /etc/template-marker'));
-      expect(outcome.result?.stdout).toBe('pooled\n');
+      expect(execResultOf(outcome).stdout).toBe('pooled\n');
     } finally {
       await pooled.close();
     }
@@ -379,7 +380,7 @@ describe('a template on another Debian base', () => {
         const outcome = await environment.call(
           bash('cat /etc/template-marker; id -u; find / -xdev -perm /6000 -type f | wc -l'),
         );
-        expect(outcome.result?.stdout).toBe('other-base\n1000\n0\n');
+        expect(execResultOf(outcome).stdout).toBe('other-base\n1000\n0\n');
       } finally {
         await environment.delete();
       }

@@ -29,6 +29,7 @@ if "secret" in json.dumps(call["args"]):
 else:
     print(json.dumps({"decision": "allow"}))
 `;
+import { execResultOf, resultOf, toolErrorOf } from '../../src/tools/results.js';
 
 const hooks = {
   reporter: { pre_tool_execution: [rule('list_files', '/.agents/reporter.py')] },
@@ -95,16 +96,17 @@ describe('the five tools without gates', () => {
       truncated: false,
     });
     expect(
-      (await open.call({ name: 'code_execution', args: { code: 'echo $0', language: 'sh' } }))
-        .result?.stdout,
+      execResultOf(
+        await open.call({ name: 'code_execution', args: { code: 'echo $0', language: 'sh' } }),
+      ).stdout,
     ).toBe('/bin/sh\n');
     expect(
-      (
+      execResultOf(
         await open.call({
           name: 'code_execution',
           args: { code: 'import sys; print(sys.version_info[0])', language: 'python' },
-        })
-      ).result?.stdout,
+        }),
+      ).stdout,
     ).toBe('3\n');
   });
 
@@ -113,7 +115,7 @@ describe('the five tools without gates', () => {
       name: 'code_execution',
       args: { code: 'pwd; id -un; echo $HOME; echo $TMPDIR; mktemp' },
     });
-    const [pwd, user, home, tmpdir, temp] = (outcome.result!.stdout as string).trim().split('\n');
+    const [pwd, user, home, tmpdir, temp] = execResultOf(outcome).stdout.trim().split('\n');
     expect([pwd, user, home]).toEqual(['/workspace', 'tool', '/workspace']);
     expect(tmpdir!.startsWith('/workspace/')).toBe(true);
     expect(temp!.startsWith(tmpdir!)).toBe(true);
@@ -134,10 +136,10 @@ describe('the five tools without gates', () => {
     ).toEqual({ content: 'héllo\n' });
     const listing = await open.call({ name: 'list_files', args: { path: 'deep/new' } });
     expect(listing.result).toEqual({ entries: [{ name: 'file.txt', type: 'file', size: 7 }] });
-    const top = (await open.call({ name: 'list_files', args: { path: '.' } })).result!.entries as {
-      name: string;
-      type: string;
-    }[];
+    const top = resultOf(
+      await open.call({ name: 'list_files', args: { path: '.' } }),
+      'list_files',
+    ).entries;
     expect(top).toContainEqual(expect.objectContaining({ name: 'deep', type: 'directory' }));
     expect(
       (await open.call({ name: 'delete_file', args: { path: 'deep/new/file.txt' } })).result,
@@ -165,8 +167,8 @@ describe('the five tools without gates', () => {
     ] as const;
     for (const [call, message] of cases) {
       const outcome = await open.call({ name: call.name, args: { ...call.args } });
-      expect(outcome.result?.error).toMatch(message);
-      expect(outcome.error).toBe(outcome.result?.error);
+      expect(toolErrorOf(outcome)).toMatch(message);
+      expect(outcome.error).toBe(toolErrorOf(outcome));
     }
   });
 
@@ -227,7 +229,7 @@ describe('the five tools through gates', () => {
       name: 'code_execution',
       args: { code: 'ls; cat s""ecret.txt' },
     });
-    expect(check.result?.stdout).toBe('hunter2\n'.replace(/^/, 'notes\nsecret.txt\n'));
+    expect(execResultOf(check).stdout).toBe('hunter2\n'.replace(/^/, 'notes\nsecret.txt\n'));
   });
 
   it('pre payloads carry exactly tool_call (verbatim args) and environment_id', async () => {

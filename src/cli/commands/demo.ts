@@ -5,6 +5,7 @@ import { callText } from '../format.js';
 import type { CliIo } from '../io.js';
 import { buildProgressFor, createProgress } from '../progress.js';
 import { readSourcesDir } from '../sources-dir.js';
+import { isExecResult } from '../../tools/results.js';
 
 /**
  * `hookbox demo`: the security gate of the Gemini hooks page (examples/security-gate) blocks
@@ -30,7 +31,11 @@ export async function demoCommand(io: CliIo): Promise<number> {
       args: { code: 'echo hello', language: 'bash' },
     });
     io.stdout(callText(allowed) + '\n');
-    const ok = blocked.blocked && !allowed.blocked && allowed.result?.stdout === 'hello\n';
+    const ok =
+      blocked.blocked &&
+      !allowed.blocked &&
+      isExecResult(allowed.result) &&
+      allowed.result.stdout === 'hello\n';
     io.stdout(
       ok
         ? 'demo ok: the gate blocked the destructive command and let `echo hello` through\n'

@@ -1,5 +1,5 @@
 import { LIFECYCLE_EVENT_NAMES } from '../../record/types.js';
-import type { ToolCall, ToolResult } from '../../tools/types.js';
+import type { ToolCall, PresentedResult } from '../../tools/types.js';
 import type {
   EnvironmentHookContext,
   InteractionHookContext,
@@ -65,7 +65,7 @@ export type BeforeToolCallResult =
   | (DenyDecision & { readonly args?: never });
 
 /** What {@link Hook.afterToolCall} may return: nothing keeps the result shown so far, `{result}` replaces it. */
-export type AfterToolCallResult = void | { readonly result: ToolResult };
+export type AfterToolCallResult = void | { readonly result: PresentedResult };
 
 /**
  * What {@link Hook.onToolError} may return: nothing keeps the error text, `{message}` rewords it.
@@ -115,7 +115,7 @@ export interface Hook {
   afterToolCall?(
     context: ToolCallHookContext,
     call: ToolCall,
-    result: ToolResult,
+    result: PresentedResult,
   ): Awaitable<AfterToolCallResult>;
   /** A tool call failed; `errorText` is what the model would be shown so far. */
   onToolError?(

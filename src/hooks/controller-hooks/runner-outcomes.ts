@@ -1,6 +1,6 @@
 // What the hook runner is given (its options) and what each of its dispatches answers.
 import type { HookRecord } from '../../record/types.js';
-import type { ToolResult } from '../../tools/types.js';
+import type { PresentedResult } from '../../tools/types.js';
 import type { LifecycleHookRecord } from '../../record/types.js';
 import type { ToolArguments } from './hook.js';
 
@@ -51,9 +51,9 @@ export interface BeforeToolCallOutcome {
 
 export interface AfterToolCallOutcome {
   /** What the model is shown: the raw result, a hook's rewrite of it, or an error when it is withheld. */
-  presented: ToolResult;
+  presented: PresentedResult;
   /** The result as the tool gave it, for the record; the same object the caller passed, never modified. */
-  raw: ToolResult;
+  raw: PresentedResult;
   /** True when a hook failed and the model is shown an error instead of the result: mark the step as an error. */
   withheld: boolean;
   records: HookRecord[];

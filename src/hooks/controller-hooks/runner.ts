@@ -1,6 +1,6 @@
 import { UserError } from '../../errors/errors.js';
 import type { HookRecord, LifecycleEventName, LifecycleHookRecord } from '../../record/types.js';
-import type { ToolCall, ToolResult } from '../../tools/types.js';
+import type { ToolCall, PresentedResult } from '../../tools/types.js';
 import { lifecycleRecord, toolCallRecord } from './controller-record.js';
 import { frozenCopy, isPlainObject } from './frozen-copy.js';
 import type {
@@ -184,7 +184,7 @@ export class HookRunner {
   async afterToolCall(
     scope: ToolCallScope,
     call: ToolCall,
-    rawResult: ToolResult,
+    rawResult: PresentedResult,
   ): Promise<AfterToolCallOutcome> {
     const records: HookRecord[] = [];
     const where = this.toolCallWhere(scope);

@@ -8,7 +8,7 @@ import {
   type PostDecision,
   type PreDecision,
 } from '../decision.js';
-import type { ToolCall, ToolResult } from '../../tools/types.js';
+import type { ToolCall, JsonObject } from '../../tools/types.js';
 import { absolute, fromClaudeCode, toClaudeCode } from './foreign-tools.js';
 import type { Dialect, DialectCallContext, HandlerTerms } from './types.js';
 
@@ -40,7 +40,7 @@ function base(context: DialectCallContext, event: 'PreToolUse' | 'PostToolUse') 
 }
 
 /** The tool's result in the shape of Claude Code's `tool_response` for that tool. */
-function toolResponseOf(call: ToolCall, result: ToolResult): Record<string, unknown> {
+function toolResponseOf(call: ToolCall, result: JsonObject): Record<string, unknown> {
   const shown = toClaudeCode(call);
   if (call.name === 'code_execution') {
     return {

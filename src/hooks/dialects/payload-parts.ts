@@ -1,4 +1,4 @@
-import type { ToolCall, ToolResult } from '../../tools/types.js';
+import type { ToolCall, JsonObject } from '../../tools/types.js';
 import { failedPre, type HandlerRun, type PreDecision } from '../decision.js';
 import { raw, text } from './answer-json.js';
 import type { HandlerTerms } from './types.js';
@@ -6,7 +6,7 @@ import type { HandlerTerms } from './types.js';
 /** Pieces of the dialects' payloads and answers that several agents share (docs/dialects.md). */
 
 /** The result as the text a model would be shown: a command's output, else the result's JSON. */
-export function resultText(call: ToolCall, result: ToolResult): string {
+export function resultText(call: ToolCall, result: JsonObject): string {
   if (call.name === 'code_execution')
     return [result.stdout, result.stderr]
       .filter((part) => typeof part === 'string' && part !== '')
@@ -16,7 +16,7 @@ export function resultText(call: ToolCall, result: ToolResult): string {
 }
 
 /** Whether the tool failed, as hookbox's result says. */
-export function failed(result: ToolResult): boolean {
+export function failed(result: JsonObject): boolean {
   return (
     typeof result.error === 'string' ||
     (typeof result.exit_code === 'number' && result.exit_code !== 0)

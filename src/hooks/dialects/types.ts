@@ -1,6 +1,6 @@
 import type { HandlerRun, PostDecision, PreDecision } from '../decision.js';
 import type { HookDialect, OnError } from '../../config/hooks-config.js';
-import type { ToolCall, ToolResult } from '../../tools/types.js';
+import type { ToolCall, JsonObject } from '../../tools/types.js';
 
 /** The call a dialect's hooks are told about, with what hookbox knows of it. */
 export interface DialectCallContext {
@@ -18,7 +18,7 @@ export interface ForeignCall {
 
 /** After the tool ran: its result and the post payload's `error`, if any. */
 export interface DialectResult {
-  result: ToolResult;
+  result: JsonObject;
   error?: string;
 }
 

@@ -5,7 +5,7 @@ import type { HookRunner } from '../controller-hooks/runner.js';
 import type { HookRecord } from '../../record/types.js';
 import { SANDBOX_PATHS } from '../../sandbox/sandbox-options.js';
 import { resolveToolCall, toolsOf, type VocabularyId } from '../../tools/registry.js';
-import type { ToolCall, ToolResult } from '../../tools/types.js';
+import type { ToolCall, JsonObject } from '../../tools/types.js';
 import { runGates } from './gate-run.js';
 
 /** What an environment lends its files API to run the gates (docs/environments.md, "Files and the gates"). */
@@ -107,7 +107,7 @@ export async function afterChange(
   host: FilesGateHost,
   call: ToolCall,
   callId: string,
-  result: ToolResult,
+  result: JsonObject,
 ): Promise<HookRecord[]> {
   const hooks: HookRecord[] = [];
   const error = typeof result.error === 'string' ? result.error : undefined;

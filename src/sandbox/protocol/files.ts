@@ -7,6 +7,17 @@ const toolFailure = z.strictObject({ error: z.string() });
 const path = z.string().min(1);
 const lineOrNull = positive.nullable();
 
+/** A 2026-05 file tool that changed something and has nothing to show. */
+const done = z.strictObject({ ok: z.literal(true) });
+
+/** The answer of each 2026-05 file tool, when it succeeds. */
+export const FILE_ANSWERS = {
+  read_file: z.strictObject({ content: z.string() }),
+  write_file: done,
+  list_files: z.strictObject({ entries: z.array(folderEntry) }),
+  delete_file: done,
+};
+
 export const file = operation(
   'A file tool of vocabulary 2026-05, run as the tool user (docs/contract.md §5).',
   z.strictObject({
@@ -14,18 +25,62 @@ export const file = operation(
     args: z.strictObject({ path, content: z.string().optional() }),
     max_read_bytes: count.optional(),
   }),
-  z.union([
-    z.strictObject({ content: z.string() }),
-    z.strictObject({ ok: z.literal(true) }),
-    z.strictObject({ entries: z.array(folderEntry) }),
-    toolFailure,
-  ]),
+  z.union([FILE_ANSWERS.read_file, done, FILE_ANSWERS.list_files, toolFailure]),
 );
 
 /** A match of find_by_name. */
 const found = z.strictObject({ path: z.string(), type: entryType, size: count });
 /** A line grep_search found. */
 const grepMatch = z.strictObject({ path: z.string(), line: positive, text: z.string() });
+
+/** The answer of each 2026-09 file tool, when it succeeds. */
+export const FILE_2026_09_ANSWERS = {
+  view_file: z.strictObject({
+    path: z.string(),
+    total_lines: count,
+    start_line: count,
+    end_line: count,
+    content: z.string(),
+    truncated: z.boolean(),
+    next_content_offset: count.optional(),
+  }),
+  write_to_file: z.strictObject({
+    ok: z.literal(true),
+    path: z.string(),
+    bytes_written: count,
+    created: z.boolean(),
+  }),
+  replace_file_content: z.strictObject({
+    ok: z.literal(true),
+    path: z.string(),
+    start_line: count,
+    end_line: count,
+    total_lines: count,
+  }),
+  list_dir: z.strictObject({
+    path: z.string(),
+    entries: z.array(folderEntry),
+    truncated: z.boolean(),
+    note: z.string().optional(),
+  }),
+  delete_file: z.strictObject({ ok: z.literal(true), path: z.string() }),
+  find_by_name: z.strictObject({
+    directory: z.string(),
+    matches: z.array(found),
+    truncated: z.boolean(),
+    note: z.string().optional(),
+  }),
+  grep_search: z.strictObject({
+    matches: z.array(grepMatch),
+    timed_out: z.boolean(),
+    truncated: z.boolean(),
+    note: z.string().optional(),
+    files_searched: count.optional(),
+    files_skipped: z
+      .strictObject({ too_large: count, binary: count, unreadable: count })
+      .optional(),
+  }),
+};
 
 export const file202609 = operation(
   'A file tool of vocabulary 2026-09, arguments checked and renamed to snake_case by the controller (docs/vocabularies.md).',
@@ -74,61 +129,7 @@ export const file202609 = operation(
       output_cap_bytes: count,
     }),
   ]),
-  z.union([
-    // view_file
-    z.strictObject({
-      path: z.string(),
-      total_lines: count,
-      start_line: count,
-      end_line: count,
-      content: z.string(),
-      truncated: z.boolean(),
-      next_content_offset: count.optional(),
-    }),
-    // write_to_file
-    z.strictObject({
-      ok: z.literal(true),
-      path: z.string(),
-      bytes_written: count,
-      created: z.boolean(),
-    }),
-    // replace_file_content
-    z.strictObject({
-      ok: z.literal(true),
-      path: z.string(),
-      start_line: count,
-      end_line: count,
-      total_lines: count,
-    }),
-    // list_dir
-    z.strictObject({
-      path: z.string(),
-      entries: z.array(folderEntry),
-      truncated: z.boolean(),
-      note: z.string().optional(),
-    }),
-    // delete_file
-    z.strictObject({ ok: z.literal(true), path: z.string() }),
-    // find_by_name
-    z.strictObject({
-      directory: z.string(),
-      matches: z.array(found),
-      truncated: z.boolean(),
-      note: z.string().optional(),
-    }),
-    // grep_search
-    z.strictObject({
-      matches: z.array(grepMatch),
-      timed_out: z.boolean(),
-      truncated: z.boolean(),
-      note: z.string().optional(),
-      files_searched: count.optional(),
-      files_skipped: z
-        .strictObject({ too_large: count, binary: count, unreadable: count })
-        .optional(),
-    }),
-    toolFailure,
-  ]),
+  z.union([...Object.values(FILE_2026_09_ANSWERS), toolFailure]),
 );
 
 /** Why the files API refused (sandbox-image/agent/workspace_files.py). */

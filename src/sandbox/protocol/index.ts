@@ -5,7 +5,7 @@ import { httpHook, killToolProcesses, prestartHooks, runCode, runHook } from './
 import { replaceAgents, resetAgents, writeSources } from './sources.js';
 
 export { SANDBOX_PATHS } from './paths.js';
-export { WORKSPACE_FILES_ANSWERS } from './files.js';
+export { FILE_2026_09_ANSWERS, FILE_ANSWERS, WORKSPACE_FILES_ANSWERS } from './files.js';
 
 /**
  * The version of the protocol between the controller and the sandbox agent (docs/agent-protocol.md).
@@ -54,8 +54,6 @@ export type AgentOp = keyof typeof OPERATIONS;
 export type AgentRequestOf<Op extends AgentOp> = z.input<(typeof OPERATIONS)[Op]['request']>;
 /** What the agent answers to `Op`, once checked. */
 export type AgentAnswerOf<Op extends AgentOp> = z.output<(typeof OPERATIONS)[Op]['answer']>;
-/** One request of any operation: what a tool asks the agent to do. */
-export type AnyAgentRequest = { [Op in AgentOp]: { op: Op; body: AgentRequestOf<Op> } }[AgentOp];
 
 /**
  * An event the agent sends for a request before its answer (docs/environments.md, "Live output"):

@@ -71,6 +71,7 @@ export type {
   ToolResult,
   ToolResultByName,
 } from './tools/types.js';
+export { execResultOf, isExecResult, resultOf, toolErrorOf } from './tools/results.js';
 export {
   DEFAULT_VOCABULARY,
   VOCABULARIES,

@@ -186,51 +186,23 @@ export class HookRunner {
     call: ToolCall,
     rawResult: PresentedResult,
   ): Promise<AfterToolCallOutcome> {
-    const records: HookRecord[] = [];
-    const where = this.toolCallWhere(scope);
-    const frozenCall = frozenCopy(call);
-    let presented = rawResult;
-    let frozenPresented = frozenCopy(rawResult);
-    const hooks = this.hooksFor('after_tool_call');
-    for (const [index, hook] of hooks.entries()) {
-      const settlement = await this.invoke(hook, scope, (context) =>
-        hook.afterToolCall?.(context, frozenCall, frozenPresented),
-      );
-      if (settlement.kind !== 'returned') {
-        const failed = failureFields(
-          hook,
-          settlement,
-          this.timeoutOf(hook),
-          'the result is withheld',
-        );
-        records.push(
-          toolCallRecord(where, 'after_tool_call', hook, failed),
-          ...skippedRecords(hooks.slice(index + 1), hook, failed.outcome, (skipped, fields) =>
-            toolCallRecord(where, 'after_tool_call', skipped, fields),
-          ),
-        );
-        return {
-          presented: { error: `the result is withheld because hook "${hook.name}" failed` },
-          raw: rawResult,
-          withheld: true,
-          records,
-        };
-      }
-      const rewrite = readRewrite(settlement.value, 'result', isPlainObject);
-      if (rewrite.kind === 'rewritten') {
-        frozenPresented = rewrite.frozenValue;
-        presented = structuredClone(rewrite.frozenValue);
-      }
-      records.push(
-        toolCallRecord(
-          where,
-          'after_tool_call',
-          hook,
-          rewriteFields(rewrite.kind, 'result', settlement),
-        ),
-      );
-    }
-    return { presented, raw: rawResult, withheld: false, records };
+    const chain = await this.rewriteChain('after_tool_call', scope, rawResult, {
+      key: 'result',
+      what: 'result',
+      withheld: 'the result is withheld',
+      isValid: isPlainObject,
+      run: (hook, context, frozenCall, result) => hook.afterToolCall?.(context, frozenCall, result),
+      call,
+    });
+    if (chain.failedHook !== undefined)
+      return {
+        presented: { error: `the result is withheld because hook "${chain.failedHook}" failed` },
+        raw: rawResult,
+        withheld: true,
+        records: chain.records,
+      };
+    const presented = chain.rewritten ? structuredClone(chain.frozen) : rawResult;
+    return { presented, raw: rawResult, withheld: false, records: chain.records };
   }
 
   async onToolError(
@@ -238,48 +210,70 @@ export class HookRunner {
     call: ToolCall,
     errorText: string,
   ): Promise<ToolErrorOutcome> {
+    // Only a non-empty string can reword: an empty text could read as "no error" to a model.
+    const chain = await this.rewriteChain('tool_error', scope, errorText, {
+      key: 'message',
+      what: 'error text',
+      withheld: 'the error text is withheld',
+      isValid: isNonEmptyString,
+      run: (hook, context, frozenCall, message) => hook.onToolError?.(context, frozenCall, message),
+      call,
+    });
+    const message =
+      chain.failedHook !== undefined
+        ? `the tool call failed; its error text is withheld because hook "${chain.failedHook}" failed`
+        : chain.frozen;
+    return { message, originalMessage: errorText, records: chain.records };
+  }
+
+  /**
+   * Runs a rewriting event's hooks in order (docs/policies.md): each is given what the one before
+   * left, and may rewrite it. A hook that fails or times out withholds it: the rest are skipped.
+   */
+  private async rewriteChain<T>(
+    event: 'after_tool_call' | 'tool_error',
+    scope: ToolCallScope,
+    initial: T,
+    spec: {
+      key: 'result' | 'message';
+      what: string;
+      withheld: string;
+      isValid: (candidate: unknown) => candidate is T;
+      run: (hook: Hook, context: HookContext<ToolCallScope>, call: ToolCall, value: T) => unknown;
+      call: ToolCall;
+    },
+  ): Promise<{ frozen: T; rewritten: boolean; failedHook?: string; records: HookRecord[] }> {
     const records: HookRecord[] = [];
     const where = this.toolCallWhere(scope);
-    const frozenCall = frozenCopy(call);
-    let message = errorText;
-    const hooks = this.hooksFor('tool_error');
+    const frozenCall = frozenCopy(spec.call);
+    let frozen = frozenCopy(initial);
+    let rewritten = false;
+    const hooks = this.hooksFor(event);
     for (const [index, hook] of hooks.entries()) {
-      const current = message;
+      const current = frozen;
       const settlement = await this.invoke(hook, scope, (context) =>
-        hook.onToolError?.(context, frozenCall, current),
+        spec.run(hook, context, frozenCall, current),
       );
       if (settlement.kind !== 'returned') {
-        const failed = failureFields(
-          hook,
-          settlement,
-          this.timeoutOf(hook),
-          'the error text is withheld',
-        );
+        const failed = failureFields(hook, settlement, this.timeoutOf(hook), spec.withheld);
         records.push(
-          toolCallRecord(where, 'tool_error', hook, failed),
+          toolCallRecord(where, event, hook, failed),
           ...skippedRecords(hooks.slice(index + 1), hook, failed.outcome, (skipped, fields) =>
-            toolCallRecord(where, 'tool_error', skipped, fields),
+            toolCallRecord(where, event, skipped, fields),
           ),
         );
-        return {
-          message: `the tool call failed; its error text is withheld because hook "${hook.name}" failed`,
-          originalMessage: errorText,
-          records,
-        };
+        return { frozen, rewritten, failedHook: hook.name, records };
       }
-      // Only a non-empty string can reword: an empty text could read as "no error" to a model.
-      const rewrite = readRewrite(settlement.value, 'message', isNonEmptyString);
-      if (rewrite.kind === 'rewritten') message = rewrite.frozenValue;
+      const rewrite = readRewrite(settlement.value, spec.key, spec.isValid);
+      if (rewrite.kind === 'rewritten') {
+        frozen = rewrite.frozenValue;
+        rewritten = true;
+      }
       records.push(
-        toolCallRecord(
-          where,
-          'tool_error',
-          hook,
-          rewriteFields(rewrite.kind, 'error text', settlement),
-        ),
+        toolCallRecord(where, event, hook, rewriteFields(rewrite.kind, spec.what, settlement)),
       );
     }
-    return { message, originalMessage: errorText, records };
+    return { frozen, rewritten, records };
   }
 
   private hooksFor(event: HookEventName): readonly Hook[] {

@@ -2,8 +2,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  CallToolResultSchema,
   ElicitRequestSchema,
-  type CallToolResult,
   type ElicitRequest,
   type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -68,12 +68,12 @@ export async function connectClient(
 
 /** The text of a tool result. */
 export function textOf(result: unknown): string {
-  return (result as CallToolResult).content
-    .map((item) => (item.type === 'text' ? item.text : ''))
+  return CallToolResultSchema.parse(result)
+    .content.map((item) => (item.type === 'text' ? item.text : ''))
     .join('');
 }
 
 /** The environment a result came from. */
 export function environmentOf(result: unknown): string {
-  return String((result as CallToolResult)._meta?.['hookbox.dev/environment_id']);
+  return String(CallToolResultSchema.parse(result)._meta?.['hookbox.dev/environment_id']);
 }

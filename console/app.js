@@ -33,6 +33,8 @@ function useRoute() {
   useEffect(() => {
     const changed = () => setRoute(parseRoute(location.hash));
     addEventListener('hashchange', changed);
+    // A hash changed between the first render and this effect fired no event we heard: read it now.
+    changed();
     return () => removeEventListener('hashchange', changed);
   }, []);
   return route;

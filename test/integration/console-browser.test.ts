@@ -152,8 +152,8 @@ describe('the console in a browser', () => {
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
     await page.screenshot({ path: join(SHOTS, 'sign-in-refused.png') });
 
-    await page.$eval('#api-key', (input) => ((input as HTMLInputElement).value = ''));
-    await page.type('#api-key', KEY);
+    // fill: cleared and typed with input events, so a re-render cannot put the old text back.
+    await page.locator('#api-key').fill(KEY);
     await page.locator('button[type=submit]').click();
     await page.waitForSelector('nav[aria-label=Console]');
     await page.waitForFunction(() =>

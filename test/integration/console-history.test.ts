@@ -239,13 +239,13 @@ describe('the console after hookbox serve restarts on the same state file', () =
       () => document.querySelectorAll('tr[data-interaction]').length === 1,
     );
     expect(await rows()).toEqual([made.waiting.id]);
-    await page.$eval('#interaction-search', (input) => ((input as HTMLInputElement).value = ''));
-    await page.type('#interaction-search', 'no-such-thing');
+    // fill: cleared and typed with input events, so a re-render cannot put the old text back.
+    await page.locator('#interaction-search').fill('no-such-thing');
     await page.waitForFunction(
       () => document.querySelectorAll('tr[data-interaction]').length === 0,
     );
-    await page.$eval('#interaction-search', (input) => ((input as HTMLInputElement).value = ''));
-    await page.type('#interaction-search', 'security');
+    // fill: cleared and typed with input events, so a re-render cannot put the old text back.
+    await page.locator('#interaction-search').fill('security');
     await page.waitForFunction(
       () => document.querySelectorAll('tr[data-interaction]').length === 2,
     );

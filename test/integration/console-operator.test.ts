@@ -121,8 +121,8 @@ describe('the console acting for an operator', () => {
     expect(paused.status).toBe('requires_action');
     const callId = paused.pending_approvals![0]!.call_id;
 
-    await page.$eval('#api-key', (input) => ((input as HTMLInputElement).value = ''));
-    await page.type('#api-key', ADMIN_KEY);
+    // fill: cleared and typed with input events, so a re-render cannot put the old text back.
+    await page.locator('#api-key').fill(ADMIN_KEY);
     await page.locator('button[type=submit]').click();
     await page.waitForSelector('nav[aria-label=Console]');
     await page.evaluate((id) => (location.hash = `#/interactions/${id}`), paused.id);
@@ -169,8 +169,8 @@ describe('the console acting for an operator', () => {
     await page.waitForFunction(
       () => document.querySelectorAll('tr[data-environment]').length === 0,
     );
-    await page.$eval('#environment-search', (input) => ((input as HTMLInputElement).value = ''));
-    await page.type('#environment-search', 'gate');
+    // fill: cleared and typed with input events, so a re-render cannot put the old text back.
+    await page.locator('#environment-search').fill('gate');
     await page.waitForFunction(
       () => document.querySelectorAll('tr[data-environment]').length === 1,
     );

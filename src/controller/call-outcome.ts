@@ -63,4 +63,10 @@ export interface CallOptions {
   onStdout?: (chunk: string, callId: string) => void;
   /** As `onStdout`, for stderr. @default none */
   onStderr?: (chunk: string, callId: string) => void;
+  /**
+   * Cancels the call once aborted: every process of the tool user is killed, and again every half
+   * second until the call ends; the call ends only once those kills are answered, so none reaches
+   * the next call (docs/mcp.md, "Progress and cancellation"). @default none
+   */
+  signal?: AbortSignal;
 }

@@ -19,11 +19,10 @@ import { resolveToolCall, type VocabularyId } from '../tools/registry.js';
 import type { ToolRunSettings } from '../tools/tool-definition.js';
 import type { ToolCall } from '../tools/types.js';
 import type { CallOptions, CallOutcome } from './call-outcome.js';
+import { cancellationOf } from './call-cancellation.js';
 import { runCall, type CallSite } from './call-pipeline.js';
 import { recordToolCall } from './call-record.js';
 import { hooksConfigOf, hooksJsonOf } from '../hooks/hooks-config-of.js';
-
-export { hooksConfigOf, hooksJsonOf };
 export type { CallOptions, CallOutcome } from './call-outcome.js';
 import type { EnvironmentEvents, EnvironmentParts } from './environment-parts.js';
 import { SandboxHandlers } from './sandbox-handlers.js';
@@ -179,10 +178,12 @@ export class Environment {
         call: verbatim,
         stateDir: SANDBOX_PATHS.stateDir,
       });
+      const cancellation = options.signal && cancellationOf(this.sandbox, options.signal);
       try {
         await this.handlers.prestartSent();
         return await runCall(this.callSite(), context, resolved, options);
       } finally {
+        await cancellation?.done();
         this.handlers.noteTool(resolved.tool.name, context.language);
         if (!this.deleted) this.handlers.prestartNext(this.nextCallId);
       }

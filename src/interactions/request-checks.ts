@@ -1,7 +1,7 @@
 /** Checks of an interaction request made before anything is made: tools, sources' gates, input, its target environment. */
 import { z } from 'zod';
 import type { PlacedSource, InlineSource } from '../config/sources.js';
-import { hooksConfigOf } from '../controller/environment.js';
+import { hooksConfigOf } from '../hooks/hooks-config-of.js';
 import { UserError } from '../errors/index.js';
 import type { Allowlist } from '../network/allowlist.js';
 import { toolsOf, type VocabularyId } from '../tools/registry.js';

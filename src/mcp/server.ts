@@ -15,7 +15,6 @@ import { toHookboxError, UserError } from '../errors/index.js';
 import { DEFAULT_APPROVAL_TTL_MS } from '../interactions/approval-flow.js';
 import { resolveToolCall, type VocabularyId } from '../tools/registry.js';
 import { ApiApprover } from './api-approver.js';
-import { cancellationOf } from './cancellation.js';
 import { ElicitationApprover } from './elicitation-approver.js';
 import { progressOf, type RequestExtra } from './progress.js';
 import { listWorkspaceResources, readWorkspaceResource } from './resources.js';
@@ -145,15 +144,11 @@ async function callThroughGates(
         note: progress.note,
         record,
       });
-  const cancellation = cancellationOf(environment, extra.signal);
-  try {
-    const outcome = await environment.call(call, {
-      ...(approver ? { approver } : {}),
-      ...(options.actor === undefined ? {} : { actor: options.actor }),
-      ...progress.listeners,
-    });
-    return callToolResultOf(outcome);
-  } finally {
-    cancellation.done();
-  }
+  const outcome = await environment.call(call, {
+    ...(approver ? { approver } : {}),
+    ...(options.actor === undefined ? {} : { actor: options.actor }),
+    ...progress.listeners,
+    signal: extra.signal,
+  });
+  return callToolResultOf(outcome);
 }

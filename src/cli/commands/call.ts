@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { placeSources } from '../../config/sources.js';
 import { describeIssues } from '../../errors/zod-issues.js';
 import { Controller } from '../../controller/controller.js';
-import { hooksConfigOf, type CallOutcome } from '../../controller/environment.js';
+import type { CallOutcome } from '../../controller/environment.js';
+import { hooksConfigOf } from '../../hooks/hooks-config-of.js';
 import { toHookboxError, UserError } from '../../errors/index.js';
 import {
   isVocabularyId,

@@ -1,7 +1,8 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { placeSources } from '../../config/sources.js';
 import { Controller } from '../../controller/controller.js';
-import { hooksConfigOf, type Environment } from '../../controller/environment.js';
+import type { Environment } from '../../controller/environment.js';
+import { hooksConfigOf } from '../../hooks/hooks-config-of.js';
 import { UserError } from '../../errors/index.js';
 import { mcpServerFor } from '../../mcp/server.js';
 import { packageVersion } from '../../paths.js';

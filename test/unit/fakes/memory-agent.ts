@@ -52,6 +52,8 @@ export interface MemoryAgentOptions {
   code?: MemoryCode;
   /** Files to start with, by path (relative: under /workspace). */
   files?: Record<string, string>;
+  /** What `kill_tool_processes` does before it is answered. @default nothing */
+  kill?: () => void | Promise<void>;
 }
 
 /** A request the agent received, for tests to count (one request per gated call, say). */
@@ -144,12 +146,14 @@ export class MemoryAgent {
   readonly instance = randomUUID();
   private readonly hooks: Record<string, MemoryHook>;
   private readonly code: MemoryCode;
+  private readonly kill: () => void | Promise<void>;
   private readonly streams = new Set<PassThrough>();
 
   constructor(options: MemoryAgentOptions = {}) {
     this.files = new MemoryFiles(options.files);
     this.hooks = options.hooks ?? {};
     this.code = options.code ?? tinyShell;
+    this.kill = options.kill ?? (() => {});
   }
 
   /** The requests of one operation, bodies typed. */
@@ -219,6 +223,7 @@ export class MemoryAgent {
       case 'prestart_hooks':
         return { started: 0, waiting: 0, workers: 0 };
       case 'kill_tool_processes':
+        await this.kill();
         return { killed: 0 };
       case 'file':
         return fileTool(this.files, body as AgentRequestOf<'file'>);

@@ -8,7 +8,12 @@ import { ContextStore } from '../hooks/controller-hooks/context-store.js';
 import type { LifecycleHookRecord } from '../record/types.js';
 import type { HookRunner } from '../hooks/controller-hooks/runner.js';
 import type { AuditBudget } from '../record/audit-bound.js';
-import { AuditLog, readAuditLog, type AuditEntry } from '../record/audit-log.js';
+import {
+  AuditLog,
+  readAuditLog,
+  type AuditEntry,
+  type EnvironmentEventName,
+} from '../record/audit-log.js';
 import type { Logger } from '../record/logger.js';
 import type { HookRecord } from '../record/types.js';
 import { newCallContext } from '../hooks/call-context.js';
@@ -253,13 +258,10 @@ export class Environment {
         await this.sandbox.replaceAgents(agents);
         this.gates = newGates;
         this.handlers.gatesReplaced(newGates, this.nextCallId);
-        this.events.onGatesReplaced?.(hooksJsonOf(agents));
-        if (this.recipe) this.recipe = { ...this.recipe, hooksJson: hooksJsonOf(agents) };
-        this.audit.append({
-          kind: 'environment',
-          at: new Date().toISOString(),
-          environment_id: this.id,
-          event: 'gates_replaced',
+        const hooksJson = hooksJsonOf(agents);
+        this.events.onGatesReplaced?.(hooksJson);
+        if (this.recipe) this.recipe = { ...this.recipe, hooksJson };
+        this.recordEvent('gates_replaced', {
           detail: { files: agents.map((a) => a.absolutePath) },
         });
       }
@@ -302,35 +304,27 @@ export class Environment {
       if (allowlist) this.egress?.setAllowlist(allowlist);
       if (allowlist && this.egress) this.networkOptions = (raw ?? 'disabled') as NetworkOptions;
       const state = this.network;
-      this.audit.append({
-        kind: 'environment',
-        at: new Date().toISOString(),
-        environment_id: this.id,
-        event: 'network_replaced',
-        detail: state,
-      });
+      this.recordEvent('network_replaced', { detail: state });
       return state;
     });
   }
 
-  /** Records that a snapshot was taken of it (its id) or that it was forked (the copies' ids). */
-  recordCopy(event: 'snapshot_taken' | 'forked', detail: unknown): void {
+  /**
+   * Records an environment event in the audit log: made, re-attached, its network replaced, a
+   * snapshot taken of it (`detail`: its id), forked (the copies' ids), deleted (by `actor`).
+   */
+  recordEvent(
+    event: EnvironmentEventName,
+    more: { detail?: unknown; actor?: string | undefined } = {},
+  ): void {
+    const { detail, actor } = more;
     this.audit.append({
       kind: 'environment',
       at: new Date().toISOString(),
       environment_id: this.id,
       event,
-      detail,
-    });
-  }
-
-  /** Records an environment event in the audit log. */
-  recordEvent(event: 'created' | 'reattached'): void {
-    this.audit.append({
-      kind: 'environment',
-      at: new Date().toISOString(),
-      environment_id: this.id,
-      event,
+      ...(detail === undefined ? {} : { detail }),
+      ...(actor === undefined ? {} : { actor }),
     });
   }
 
@@ -376,13 +370,7 @@ export class Environment {
     if (this.deleted) return;
     this.deleted = true;
     await this.sandbox.destroy();
-    this.audit.append({
-      kind: 'environment',
-      at: new Date().toISOString(),
-      environment_id: this.id,
-      event: 'deleted',
-      detail: 'interrupted',
-    });
+    this.recordEvent('deleted', { detail: 'interrupted' });
     this.audit.close();
   }
 
@@ -393,13 +381,7 @@ export class Environment {
     await this.queue.run(async () => {
       await this.handlers.close();
       await this.sandbox.destroy();
-      this.audit.append({
-        kind: 'environment',
-        at: new Date().toISOString(),
-        environment_id: this.id,
-        event: 'deleted',
-        ...(actor === undefined ? {} : { actor }),
-      });
+      this.recordEvent('deleted', { actor });
       this.audit.close();
     });
   }

@@ -13,6 +13,17 @@ import { AUDIT_LIMITS, boundedLine, type AuditBudget } from './audit-bound.js';
 import type { HookRecord, LifecycleHookRecord } from './types.js';
 
 /** One line of an environment's audit log. */
+/** What happened to an environment, as its audit log's `environment` entries say. */
+export type EnvironmentEventName =
+  | 'created'
+  | 'reattached'
+  | 'gates_replaced'
+  | 'network_replaced'
+  | 'deleted'
+  /** A snapshot was taken of it, or it was forked (docs/environments.md, "Snapshots and forks"). */
+  | 'snapshot_taken'
+  | 'forked';
+
 export type AuditEntry =
   | ({ kind: 'hook'; at: string } & HookRecord)
   | ({ kind: 'lifecycle_hook'; at: string } & LifecycleHookRecord)
@@ -44,15 +55,7 @@ export type AuditEntry =
       kind: 'environment';
       at: string;
       environment_id: string;
-      event:
-        | 'created'
-        | 'reattached'
-        | 'gates_replaced'
-        | 'network_replaced'
-        | 'deleted'
-        /** A snapshot was taken of it, or it was forked (docs/environments.md, "Snapshots and forks"). */
-        | 'snapshot_taken'
-        | 'forked';
+      event: EnvironmentEventName;
       detail?: unknown;
       actor?: string;
     }

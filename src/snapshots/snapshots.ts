@@ -121,7 +121,7 @@ export class Snapshots {
         };
         await this.host.rows.save(row);
         if (network) this.networks.set(id, network);
-        environment.recordCopy('snapshot_taken', { snapshot_id: id });
+        environment.recordEvent('snapshot_taken', { detail: { snapshot_id: id } });
         this.host.logger.info(
           { snapshotId: id, environmentId: environment.id, tenant: row.tenant },
           'snapshot taken',
@@ -224,7 +224,9 @@ export class Snapshots {
           runCopyHelper(this.host, environment.id, fillPlan(source, targets), onStarted),
         ),
     );
-    environment.recordCopy('forked', { environment_ids: copies.map((copy) => copy.id) });
+    environment.recordEvent('forked', {
+      detail: { environment_ids: copies.map((copy) => copy.id) },
+    });
     return copies;
   }
 
